@@ -1,0 +1,62 @@
+import { getTableColumns, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { cases } from '../../src/db/schema/cases.ts';
+import { caseFields, caseView } from './_shared.ts';
+
+export const case_create = defineTool({
+  name: 'case_create',
+  title: 'Open an appeal case file',
+  description:
+    'Opens a new appeal case file (תיק ערר) identified by its committee case number. Idempotent on ' +
+    'case_number: calling it again with the same arguments returns the existing case with created=false, ' +
+    'so a retry never duplicates; the same number with different details is refused (use case_update to ' +
+    'change a case). Returns the case with its id, which every other case tool takes.',
+  input: {
+    case_number: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .describe('The committee case number exactly as written on the file, e.g. "ערר 1234/25"'),
+    ...caseFields,
+    title: z.string().trim().min(1).max(300).describe('Short title of the appeal (Hebrew is fine)'),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => input.case_number,
+  async run({ ctx, input }) {
+    // One round trip: insert, or touch the existing row so RETURNING yields it (xmax = 0 only for a fresh insert).
+    const rows = await ctx.db
+      .insert(cases)
+      .values({
+        id: crypto.randomUUID(),
+        caseNumber: input.case_number,
+        title: input.title,
+        appellant: input.appellant ?? null,
+        respondent: input.respondent ?? null,
+        committee: input.committee ?? null,
+        practiceArea: input.practice_area ?? null,
+        propertyAddress: input.property_address ?? null,
+        notes: input.notes ?? null,
+        createdBy: ctx.agent,
+      })
+      .onConflictDoUpdate({ target: cases.caseNumber, set: { caseNumber: sql`excluded.case_number` } })
+      .returning({ ...getTableColumns(cases), created: sql<boolean>`(xmax = 0)` });
+    const first = rows[0];
+    if (first === undefined) throw new Error('insert returned no row');
+    const { created, ...row } = first;
+    if (row.deletedAt !== null) {
+      throw new ToolError('invalid_state', `Case number ${input.case_number} belongs to a deleted case`, {
+        details: { case_number: input.case_number, deleted_at: row.deletedAt.toISOString() },
+        hint: 'A deleted case keeps its number; ask the owner whether to use a distinct number for the new file.',
+      });
+    }
+    const view = caseView(row);
+    return ok(
+      { case: view, created },
+      created ? `Case ${view.case_number} opened` : `Case ${view.case_number} already exists; returned it`,
+    );
+  },
+});

@@ -1,0 +1,38 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { cases } from '../../src/db/schema/cases.ts';
+import { caseIdInput } from './_shared.ts';
+
+export const case_delete = defineTool({
+  name: 'case_delete',
+  title: 'Delete a case file (owner-gated)',
+  description:
+    'Removes a case from every list and lookup. Owner-gated: needs owner_ack: true and the owner’s reason, ' +
+    'given only after the human owner approved. A soft delete: the data is kept for audit and can be ' +
+    'restored by the team, but no tool reaches the case afterwards. Retrying returns the same result. ' +
+    'To close finished work use case_update with status "archived" instead.',
+  input: { case_id: caseIdInput },
+  mutates: 'destructive',
+  ownerGate: true,
+  idempotencyKey: (input) => input.case_id,
+  async run({ ctx, input, gate }) {
+    const rows = await ctx.db
+      .update(cases)
+      .set({ deletedAt: ctx.now(), deletedBy: ctx.agent, deleteReason: gate?.reason ?? null })
+      .where(and(eq(cases.id, input.case_id), isNull(cases.deletedAt)))
+      .returning({ id: cases.id, caseNumber: cases.caseNumber, deletedAt: cases.deletedAt });
+    const row = rows[0];
+    if (row === undefined) {
+      throw new ToolError('not_found', `No case with id ${input.case_id}`, {
+        details: { case_id: input.case_id },
+        hint: 'The case does not exist or was already deleted; case_list shows live cases.',
+      });
+    }
+    return ok(
+      { case_id: row.id, case_number: row.caseNumber, deleted_at: row.deletedAt?.toISOString() ?? null },
+      `Case ${row.caseNumber} deleted (data kept)`,
+    );
+  },
+});

@@ -1,0 +1,60 @@
+import { and, asc, eq, gt, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { empty, ok } from '../../src/contract/envelope.ts';
+import { clampLimit, decodeCursor, pageInput, toPage } from '../../src/contract/limits.ts';
+import { cases } from '../../src/db/schema/cases.ts';
+import { caseOutcomeInput, caseStatusInput, caseView } from './_shared.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+export const case_list = defineTool({
+  name: 'case_list',
+  title: 'List case files',
+  description:
+    'Lists appeal case files, oldest first, with optional filters (status, outcome, practice area, and a ' +
+    'text match on case number or title). Paged: pass next_cursor back as cursor for the next page. ' +
+    'Returns items (case summaries), the limit applied and next_cursor; status "empty" when nothing matches. ' +
+    'Deleted cases are never listed.',
+  input: {
+    status: caseStatusInput.optional(),
+    outcome: caseOutcomeInput.optional(),
+    practice_area: z.string().trim().min(1).max(100).optional().describe('Exact practice area to filter by'),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Substring to find in the case number or title (case-insensitive)'),
+    ...pageInput,
+  },
+  mutates: false,
+  async run({ ctx, input }) {
+    const limit = clampLimit(input.limit);
+    const after = decodeCursor('case_list', input.cursor);
+    const where: (SQL | undefined)[] = [isNull(cases.deletedAt)];
+    if (input.status !== undefined) where.push(eq(cases.status, input.status));
+    if (input.outcome !== undefined) where.push(eq(cases.outcome, input.outcome));
+    if (input.practice_area !== undefined) where.push(eq(cases.practiceArea, input.practice_area));
+    if (input.text !== undefined) {
+      const pattern = `%${escapeLike(input.text)}%`;
+      where.push(or(ilike(cases.caseNumber, pattern), ilike(cases.title, pattern)));
+    }
+    if (after !== undefined) {
+      const [at, id] = after;
+      const atDate = new Date(String(at));
+      where.push(or(gt(cases.createdAt, atDate), and(eq(cases.createdAt, atDate), gt(cases.id, String(id)))));
+    }
+    const rows = await ctx.db
+      .select()
+      .from(cases)
+      .where(and(...where))
+      .orderBy(asc(cases.createdAt), asc(cases.id))
+      .limit(limit + 1);
+    const page = toPage('case_list', rows, limit, (r) => [r.createdAt.toISOString(), r.id], caseView);
+    return page.items.length === 0
+      ? empty(page, 'No cases match')
+      : ok(page, `${page.items.length} case(s)${page.next_cursor ? '; more on the next page' : ''}`);
+  },
+});

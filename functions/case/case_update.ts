@@ -1,0 +1,62 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { stableStringify } from '../../src/contract/hash.ts';
+import { cases } from '../../src/db/schema/cases.ts';
+import { caseFields, caseIdInput, caseOutcomeInput, caseStatusInput, caseView, loadLiveCase } from './_shared.ts';
+
+export const case_update = defineTool({
+  name: 'case_update',
+  title: 'Change a case file',
+  description:
+    'Changes descriptive fields, status or outcome of an existing case (only the fields given change; the ' +
+    'case number is fixed). Idempotent: the same change sent twice applies once. An archived case is ' +
+    'read-only (invalid_state) until its status is set back. Returns the updated case and the fields changed.',
+  input: {
+    case_id: caseIdInput,
+    ...caseFields,
+    status: caseStatusInput.optional(),
+    outcome: caseOutcomeInput.optional(),
+  },
+  mutates: 'write',
+  // The change itself is the key: repeating it is a no-op, a different change is a different operation.
+  idempotencyKey: (input) => `${input.case_id}:${stableStringify(input)}`,
+  async run({ ctx, input }) {
+    const { case_id, ...changes } = input;
+    const set = {
+      title: changes.title,
+      appellant: changes.appellant,
+      respondent: changes.respondent,
+      committee: changes.committee,
+      practiceArea: changes.practice_area,
+      propertyAddress: changes.property_address,
+      notes: changes.notes,
+      status: changes.status,
+      outcome: changes.outcome,
+    };
+    const fields = Object.entries(changes)
+      .filter(([, v]) => v !== undefined)
+      .map(([k]) => k);
+    if (fields.length === 0) {
+      throw new ToolError('invalid_args', 'Give at least one field to change', {
+        details: { issues: [{ path: '(arguments)', message: 'no field to change' }] },
+      });
+    }
+    const current = await loadLiveCase(ctx.db, case_id);
+    if (current.status === 'archived' && (changes.status === undefined || changes.status === 'archived')) {
+      throw new ToolError('invalid_state', `Case ${current.caseNumber} is archived and read-only`, {
+        details: { case_id, status: current.status },
+        hint: 'Set status back to "decided" (with the owner’s agreement) before changing other fields.',
+      });
+    }
+    const rows = await ctx.db
+      .update(cases)
+      .set({ ...set, updatedAt: ctx.now() })
+      .where(and(eq(cases.id, case_id), isNull(cases.deletedAt)))
+      .returning();
+    const row = rows[0];
+    if (row === undefined) throw new ToolError('not_found', `No case with id ${case_id}`);
+    return ok({ case: caseView(row), changed: fields }, `Case ${row.caseNumber} updated (${fields.join(', ')})`);
+  },
+});

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { ToolError } from './errors.ts';
+import { nearestName } from './naming.ts';
+
+/** JSON types a parameter schema accepts; 'any' when the schema does not constrain the type. */
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | 'any';
+
+type JsonSchema = Record<string, unknown>;
+
+const asSchema = (v: unknown): JsonSchema | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonSchema) : undefined;
+
+const typeOfValue = (v: unknown): JsonType => {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  if (t === 'string' || t === 'boolean' || t === 'object') return t;
+  if (t === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return 'any';
+};
+
+/** The set of JSON types a JSON Schema accepts (C3 decides decoding per parameter from it). */
+export function acceptedTypes(schema: unknown): Set<JsonType> {
+  const s = asSchema(schema);
+  const out = new Set<JsonType>();
+  if (s === undefined) {
+    if (schema === false) return out;
+    out.add('any');
+    return out;
+  }
+  let constrained = false;
+  if (typeof s.type === 'string' || Array.isArray(s.type)) {
+    constrained = true;
+    for (const t of [s.type].flat()) out.add(t as JsonType);
+  }
+  if (Array.isArray(s.enum)) {
+    constrained = true;
+    for (const v of s.enum) out.add(typeOfValue(v));
+  }
+  if ('const' in s) {
+    constrained = true;
+    out.add(typeOfValue(s.const));
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const arms = s[key];
+    if (Array.isArray(arms)) {
+      constrained = true;
+      for (const arm of arms) for (const t of acceptedTypes(arm)) out.add(t);
+    }
+  }
+  if (!constrained) out.add('any');
+  return out;
+}
+
+/** Why a parameter schema is ambiguous under C3 (accepts a string and a container or anything), or null. */
+export function ambiguity(types: Set<JsonType>): string | null {
+  if (!types.has('string') && !types.has('any')) return null;
+  if (types.has('any')) return 'accepts any JSON value, so a JSON-looking string could be meant as text or as data';
+  if (types.has('array') || types.has('object')) {
+    return 'accepts both a string and a container, so a JSON-looking string could be meant as text or as data';
+  }
+  return null;
+}
+
+export interface ParamPlan {
+  name: string;
+  types: Set<JsonType>;
+  required: boolean;
+  /** False when the schema accepts a string: such a value is passed through verbatim. */
+  parseJsonText: boolean;
+}
+
+export interface DecodePlan {
+  params: Map<string, ParamPlan>;
+  names: readonly string[];
+  schema: z.ZodObject<z.ZodRawShape>;
+  /** The advertised JSON Schema (input side), with `additionalProperties: false`. */
+  jsonSchema: Record<string, unknown>;
+}
+
+export function planDecoding(schema: z.ZodObject<z.ZodRawShape>): DecodePlan {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  json.additionalProperties = false;
+  const props = asSchema(json.properties) ?? {};
+  const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
+  const params = new Map<string, ParamPlan>();
+  for (const [name, propSchema] of Object.entries(props)) {
+    const types = acceptedTypes(propSchema);
+    params.set(name, {
+      name,
+      types,
+      required: required.has(name),
+      parseJsonText: !types.has('string') && !types.has('any'),
+    });
+  }
+  return { params, names: [...params.keys()], schema, jsonSchema: json };
+}
+
+interface Issue {
+  path: string;
+  message: string;
+}
+
+const describeTypes = (types: Set<JsonType>) => [...types].filter((t) => t !== 'null').join(' or ');
+
+/**
+ * C3: decode raw arguments exactly as sent, then validate.
+ * Strings reach string parameters verbatim; non-string parameters also accept JSON text of the right
+ * type (parsed once); unknown names are refused with the nearest declared name; null means "not given".
+ */
+export function decodeArguments(plan: DecodePlan, raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ToolError('invalid_args', 'Arguments must be a JSON object of named parameters.', {
+      details: { received: typeOfValue(raw), parameters: plan.names },
+    });
+  }
+  const issues: Issue[] = [];
+  const unknown: { name: string; did_you_mean?: string }[] = [];
+  const decoded: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    const param = plan.params.get(name);
+    if (param === undefined) {
+      const near = nearestName(name, plan.names);
+      unknown.push(near === undefined ? { name } : { name, did_you_mean: near });
+      continue;
+    }
+    if (value === null && !param.required) continue;
+    if (typeof value === 'string' && param.parseJsonText) {
+      try {
+        decoded[name] = JSON.parse(value);
+      } catch {
+        issues.push({
+          path: name,
+          message: `expected ${describeTypes(param.types)}, got a string that is not JSON text of that type`,
+        });
+      }
+      continue;
+    }
+    decoded[name] = value;
+  }
+  if (unknown.length > 0) {
+    const first = unknown[0] as { name: string; did_you_mean?: string };
+    const suggestion = first.did_you_mean === undefined ? '' : ` — did you mean "${first.did_you_mean}"?`;
+    throw new ToolError(
+      'invalid_args',
+      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u.name}"`).join(', ')}${suggestion}`,
+      {
+        details: { unknown_arguments: unknown, parameters: plan.names },
+        hint: 'Use only the declared parameter names; nothing unknown is dropped silently.',
+      },
+    );
+  }
+  const result = plan.schema.safeParse(decoded);
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      issues.push({ path: issue.path.map(String).join('.') || '(arguments)', message: issue.message });
+    }
+  }
+  if (issues.length > 0 || !result.success) {
+    throw new ToolError(
+      'invalid_args',
+      `Invalid arguments: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+      { details: { issues }, hint: 'Fix the listed parameters and call again.' },
+    );
+  }
+  return result.data as Record<string, unknown>;
+}

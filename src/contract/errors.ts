@@ -1,0 +1,93 @@
+/**
+ * The error catalogue (DESIGN.md §3): every code a tool result can carry, with the HTTP status the
+ * plain JSON route uses, whether a retry can succeed, and the recovery hint shown when a tool gives none.
+ */
+export const errorCatalogue = {
+  invalid_args: { http: 400, retryable: false, hint: 'Fix the arguments named in details and call again.' },
+  not_found: { http: 404, retryable: false, hint: 'Check the id; list the family to find existing ones.' },
+  tool_not_granted: {
+    http: 403,
+    retryable: false,
+    hint: 'This agent is not granted the tool; hand the step to an agent that is, or ask the owner to change the grants.',
+  },
+  owner_gate_required: {
+    http: 403,
+    retryable: false,
+    hint: 'Ask the human owner; call again with owner_ack: true and a non-empty reason only after they approved.',
+  },
+  in_progress: {
+    http: 409,
+    retryable: true,
+    hint: 'The same call is still running; wait a moment and retry with the same arguments.',
+  },
+  idempotency_key_reuse: {
+    http: 422,
+    retryable: false,
+    hint: 'This key was already used with different arguments; reuse the original arguments or use a new key.',
+  },
+  invalid_state: {
+    http: 409,
+    retryable: false,
+    hint: 'The object is not in a state that allows this; read it first and follow the details.',
+  },
+  payload_too_large: { http: 413, retryable: false, hint: 'Send a smaller request.' },
+  unsupported_media_type: { http: 415, retryable: false, hint: 'Send a supported content type.' },
+  rate_limited: { http: 429, retryable: true, hint: 'Slow down; retry after details.retry_after_ms.' },
+  dependency_unavailable: {
+    http: 503,
+    retryable: true,
+    hint: 'A backing store is unreachable and nothing partial was written; retry shortly with the same arguments.',
+  },
+  internal: {
+    http: 500,
+    retryable: true,
+    hint: 'Unexpected server error; retry once, then report the request id to the team.',
+  },
+  path_outside_root: { http: 400, retryable: false, hint: 'Use an allowed artifact name inside the project.' },
+  missing_project: { http: 404, retryable: false, hint: 'Bind the project first.' },
+  max_active_lanes: { http: 409, retryable: false, hint: 'Park a lane before focusing another.' },
+  no_proposal: { http: 409, retryable: false, hint: 'Propose a next step first.' },
+  active_mission_exists: { http: 409, retryable: false, hint: 'Close the active mission first.' },
+  mission_not_active: { http: 409, retryable: false, hint: 'Open or pick an active mission.' },
+  contract_version_mismatch: {
+    http: 409,
+    retryable: false,
+    hint: 'Read the current contract and call again with its version.',
+  },
+  lease_expired: { http: 401, retryable: false, hint: 'Authorize a new session.' },
+  lease_revoked: { http: 401, retryable: false, hint: 'The contract changed; read it and authorize a new session.' },
+  review_required: { http: 409, retryable: false, hint: 'Record passing evidence for the listed criteria first.' },
+  parallel_session_denied: {
+    http: 409,
+    retryable: true,
+    hint: 'The contract allows no more parallel sessions; wait for one to end.',
+  },
+  device_mount_required: { http: 409, retryable: false, hint: 'Bind the project on this device first.' },
+} as const satisfies Record<string, { http: number; retryable: boolean; hint: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+export interface ToolErrorOptions {
+  details?: Record<string, unknown>;
+  hint?: string;
+  cause?: unknown;
+}
+
+/** The one error a tool throws; the kernel turns it into the error envelope. */
+export class ToolError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  readonly hint?: string;
+
+  constructor(code: ErrorCode, message: string, options: ToolErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolError';
+    this.code = code;
+    this.details = options.details;
+    this.hint = options.hint;
+  }
+}
+
+export const isToolError = (e: unknown): e is ToolError => e instanceof ToolError;

@@ -1,0 +1,162 @@
+import { auditLog } from '../db/schema/audit_log.ts';
+import { decodeArguments } from './decode.ts';
+import type { ToolContext } from './define.ts';
+import { type Envelope, ToolResult, errorEnvelope } from './envelope.ts';
+import { ToolError, isToolError } from './errors.ts';
+import { checkOwnerGate, type OwnerAck } from './gates.ts';
+import { acquireIdempotency } from './idempotency.ts';
+import type { RateLimiter } from './rate_limit.ts';
+import type { RegisteredTool } from './registry.ts';
+
+const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH']);
+const connectionMessages = [/connection terminated/i, /pglite is closed/i, /pool after calling end/i, /fetch failed/i];
+
+/** True for failures of a backing store (connection refused, server shutting down), as opposed to bugs. */
+export function isDependencyFailure(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (connectionCodes.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) {
+        return true;
+      }
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && connectionMessages.some((re) => re.test(message))) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The one place errors become envelopes: internals go to the log, never to the caller. */
+export function errorToEnvelope(error: unknown, ctx: Pick<ToolContext, 'requestId' | 'log'>, tool: string): Envelope {
+  if (isToolError(error)) {
+    if (error.code === 'dependency_unavailable') {
+      ctx.log.warn('dependency unavailable', { tool, cause: String(error.cause ?? error.message) });
+    }
+    return errorEnvelope(error.code, error.message, { details: error.details, hint: error.hint });
+  }
+  if (isDependencyFailure(error)) {
+    ctx.log.warn('dependency unavailable', { tool, cause: String(error) });
+    return errorEnvelope('dependency_unavailable', 'A backing store is unreachable; nothing partial was written.', {
+      details: { request_id: ctx.requestId },
+    });
+  }
+  ctx.log.error('internal error', {
+    tool,
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return errorEnvelope('internal', `Internal error (request ${ctx.requestId})`, {
+    details: { request_id: ctx.requestId },
+  });
+}
+
+export interface CallInput {
+  tool: RegisteredTool;
+  /** Raw arguments exactly as the client sent them (C3 decodes them here, before anything else). */
+  args: unknown;
+  ctx: ToolContext;
+  /** The tools this agent is granted. */
+  grants: ReadonlySet<string>;
+  rateLimiter?: RateLimiter;
+}
+
+/**
+ * The request flow of DESIGN.md §1 after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
+ * → idempotency (C4) → run → envelope (C1) → audit row (C8).
+ */
+export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInput): Promise<Envelope> {
+  const { def } = tool;
+  const started = Date.now();
+  let key: string | null = null;
+  let ack: OwnerAck | null = null;
+  let envelope: Envelope;
+  let replayed = false;
+  try {
+    if (!grants.has(def.name)) {
+      throw new ToolError('tool_not_granted', `Agent "${ctx.agent}" is not granted ${def.name}`, {
+        details: { agent: ctx.agent, tool: def.name },
+      });
+    }
+    const wait = rateLimiter?.take(ctx.agent);
+    if (wait !== undefined && wait > 0) {
+      throw new ToolError('rate_limited', `Too many calls from agent "${ctx.agent}"`, {
+        details: { retry_after_ms: wait },
+      });
+    }
+    const input = decodeArguments(tool.plan, args);
+    if (def.ownerGate) ack = checkOwnerGate(def.name, input);
+    if (def.mutates !== false && def.idempotencyKey !== undefined) {
+      key = def.idempotencyKey(input);
+      const slot = await acquireIdempotency(ctx.kv, { agent: ctx.agent, tool: def.name, key, args: input });
+      if (slot.replay !== undefined) {
+        replayed = true;
+        envelope = slot.replay;
+      } else {
+        envelope = await runTool(tool, input, ctx, ack);
+        await slot.settle(envelope);
+      }
+    } else {
+      envelope = await runTool(tool, input, ctx, ack);
+    }
+  } catch (e) {
+    envelope = errorToEnvelope(e, ctx, def.name);
+  }
+  const durationMs = Date.now() - started;
+  if (def.mutates !== false) await writeAudit(ctx, def.name, { key, ack, envelope, replayed, durationMs });
+  ctx.log.info('tool call', {
+    tool: def.name,
+    status: envelope.status,
+    ...(envelope.ok ? {} : { code: envelope.error.code }),
+    ...(replayed ? { replayed } : {}),
+    duration_ms: durationMs,
+  });
+  return envelope;
+}
+
+async function runTool(
+  tool: RegisteredTool,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  gate: OwnerAck | null,
+): Promise<Envelope> {
+  try {
+    const out = await tool.def.run({ ctx, input, gate });
+    if (out instanceof ToolResult) {
+      return {
+        ok: true,
+        status: out.status,
+        data: out.data,
+        message: out.message ?? defaultMessage(tool.def.name, out.status),
+      };
+    }
+    return { ok: true, status: 'ok', data: out, message: defaultMessage(tool.def.name, 'ok') };
+  } catch (e) {
+    return errorToEnvelope(e, ctx, tool.def.name);
+  }
+}
+
+const defaultMessage = (name: string, status: 'ok' | 'empty') =>
+  status === 'ok' ? `${name} succeeded` : `${name} found nothing`;
+
+async function writeAudit(
+  ctx: ToolContext,
+  tool: string,
+  r: { key: string | null; ack: OwnerAck | null; envelope: Envelope; replayed: boolean; durationMs: number },
+): Promise<void> {
+  try {
+    await ctx.db.insert(auditLog).values({
+      agent: ctx.agent,
+      tool,
+      idempotencyKey: r.key,
+      outcome: r.replayed ? 'replayed' : r.envelope.status,
+      errorCode: r.envelope.ok ? null : r.envelope.error.code,
+      durationMs: r.durationMs,
+      requestId: ctx.requestId,
+      ownerAck: r.ack?.ack ?? null,
+      ownerReason: r.ack?.reason ?? null,
+    });
+  } catch (e) {
+    // The call's effect already happened; losing its audit row must not turn success into failure.
+    ctx.log.error('audit write failed', { tool, error: String(e) });
+  }
+}

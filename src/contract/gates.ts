@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { ToolError } from './errors.ts';
+
+/** C7: the parameters the kernel adds to every owner-gated tool. */
+export const ownerGateInput = {
+  owner_ack: z
+    .boolean()
+    .optional()
+    .describe('true only when the human owner has explicitly approved this action; never assume it'),
+  reason: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe('Why the owner approved it, in their words; recorded in the audit log'),
+};
+
+export interface OwnerAck {
+  ack: boolean;
+  reason: string | null;
+}
+
+/** Refuses a gated call without the owner's acknowledgement; returns what goes to the audit log. */
+export function checkOwnerGate(tool: string, input: Record<string, unknown>): OwnerAck {
+  const ack = input.owner_ack === true;
+  const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
+  if (!ack || reason === '') {
+    throw new ToolError('owner_gate_required', `${tool} needs the owner's acknowledgement`, {
+      details: {
+        missing: [...(ack ? [] : ['owner_ack: true']), ...(reason === '' ? ['reason'] : [])],
+      },
+      hint: 'Ask the human owner to approve; then call again with owner_ack: true and their reason. Never set owner_ack on your own.',
+    });
+  }
+  return { ack, reason };
+}

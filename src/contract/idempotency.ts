@@ -1,0 +1,77 @@
+import type { KvStore } from '../kv/types.ts';
+import type { Envelope, OkEnvelope } from './envelope.ts';
+import { ToolError } from './errors.ts';
+import { randomToken, sha256Hex, stableStringify } from './hash.ts';
+
+/** How long a completed result is replayed (Stripe keeps keys at least 24 h). */
+export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
+/** A crashed call must not block its key for a day: the in-flight lock lapses quickly. */
+export const LOCK_TTL_MS = 30 * 1000;
+
+type Record_ = { s: 'run'; t: string; f: string } | { s: 'done'; f: string; e: OkEnvelope };
+
+export interface IdempotencySlot {
+  /** The stored envelope of an earlier identical call, to replay instead of running. */
+  replay?: OkEnvelope;
+  /** Stores a success for replay and releases the lock; releases only on an error (a retry may succeed). */
+  settle(envelope: Envelope): Promise<void>;
+}
+
+const kvFailure = (e: unknown) =>
+  new ToolError('dependency_unavailable', 'The idempotency store is unreachable; nothing was written.', {
+    cause: e,
+  });
+
+/**
+ * C4, request layer: per (agent, tool, key) the store holds the in-flight lock or the finished result.
+ * A duplicate in flight gets `in_progress`; a finished one is replayed; the same key with other
+ * arguments is `idempotency_key_reuse`. Validation failures never get here, so they are never stored.
+ */
+export async function acquireIdempotency(
+  kv: KvStore,
+  scope: { agent: string; tool: string; key: string; args: Record<string, unknown> },
+): Promise<IdempotencySlot> {
+  const [keyHash, fingerprint] = await Promise.all([
+    sha256Hex(scope.key),
+    sha256Hex(stableStringify(scope.args)),
+  ]);
+  const kvKey = `idem:v1:${scope.agent}:${scope.tool}:${keyHash}`;
+  const lock = JSON.stringify({ s: 'run', t: randomToken(16), f: fingerprint } satisfies Record_);
+  let claim: Awaited<ReturnType<KvStore['claim']>>;
+  try {
+    claim = await kv.claim(kvKey, lock, LOCK_TTL_MS);
+  } catch (e) {
+    throw kvFailure(e);
+  }
+  if (!claim.claimed) {
+    const held = claim.current === null ? null : (JSON.parse(claim.current) as Record_);
+    if (held !== null && held.f !== fingerprint) {
+      throw new ToolError(
+        'idempotency_key_reuse',
+        `${scope.tool} was already called for this key (${scope.key}) with different arguments`,
+        {
+          details: { key: scope.key },
+          hint: 'Repeat the original arguments to get the original result, or use the update tool to change the object.',
+        },
+      );
+    }
+    if (held?.s === 'done') return { replay: { ...held.e, replayed: true }, settle: async () => {} };
+    throw new ToolError('in_progress', `The same ${scope.tool} call for ${scope.key} is still running`, {
+      details: { key: scope.key, retry_after_ms: 500 },
+    });
+  }
+  return {
+    async settle(envelope) {
+      try {
+        if (envelope.ok) {
+          const done = JSON.stringify({ s: 'done', f: fingerprint, e: envelope } satisfies Record_);
+          await kv.compareAndSet(kvKey, lock, done, RESULT_TTL_MS);
+        } else {
+          await kv.compareAndDelete(kvKey, lock);
+        }
+      } catch {
+        // The durable layer (natural keys in Postgres) still holds; a lost settle only costs a re-run.
+      }
+    },
+  };
+}

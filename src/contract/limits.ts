@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { ToolError } from './errors.ts';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 200;
+
+/** C6: clamp, never refuse; the response says the limit it applied. */
+export const clampLimit = (limit: number | undefined): number =>
+  Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit ?? DEFAULT_LIMIT)));
+
+/** The `limit` and `cursor` parameters every list/search tool declares (spread into its input). */
+export const pageInput = {
+  limit: z
+    .number()
+    .int()
+    .optional()
+    .describe(`How many items to return: default ${DEFAULT_LIMIT}, clamped to 1..${MAX_LIMIT}`),
+  cursor: z
+    .string()
+    .max(512)
+    .optional()
+    .describe('Opaque cursor from the previous page’s next_cursor; omit for the first page'),
+};
+
+type CursorKey = (string | number)[];
+
+const toBase64Url = (text: string): string => {
+  const bytes = new TextEncoder().encode(text);
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+};
+
+const fromBase64Url = (text: string): string => {
+  const bin = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+};
+
+/** Cursors name the tool they came from, so one tool's cursor is never misread by another. */
+export function encodeCursor(tool: string, key: CursorKey): string {
+  return toBase64Url(JSON.stringify({ t: tool, k: key }));
+}
+
+export function decodeCursor(tool: string, cursor: string | undefined): CursorKey | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  try {
+    const parsed = JSON.parse(fromBase64Url(cursor)) as { t?: unknown; k?: unknown };
+    if (parsed.t === tool && Array.isArray(parsed.k)) return parsed.k as CursorKey;
+  } catch {
+    // fall through to the error below
+  }
+  throw new ToolError('invalid_args', `cursor is not one that ${tool} issued`, {
+    details: { issues: [{ path: 'cursor', message: 'unrecognised cursor' }] },
+    hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page.',
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  limit: number;
+  next_cursor: string | null;
+}
+
+/** Builds a page from rows fetched with `limit + 1`: the extra row only says whether there is more. */
+export function toPage<R, T>(
+  tool: string,
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => CursorKey,
+  map: (row: R) => T,
+): Page<T> {
+  const more = rows.length > limit;
+  const pageRows = more ? rows.slice(0, limit) : rows;
+  const last = pageRows.at(-1);
+  return {
+    items: pageRows.map(map),
+    limit,
+    next_cursor: more && last !== undefined ? encodeCursor(tool, keyOf(last)) : null,
+  };
+}

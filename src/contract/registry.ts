@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import type { AnyTool } from './define.ts';
+import { type DecodePlan, ambiguity, planDecoding } from './decode.ts';
+import { envelopeJsonSchema } from './envelope.ts';
+import { ownerGateInput } from './gates.ts';
+import { familyOf, nameProblem, verbOf } from './naming.ts';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The tool as `tools/list` shows it. */
+export interface ToolListing {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+}
+
+export interface RegisteredTool {
+  def: AnyTool;
+  plan: DecodePlan;
+  listing: ToolListing;
+}
+
+export interface RegistryProblem {
+  tool: string;
+  rule: 'C2' | 'C3' | 'C4' | 'C5' | 'C6' | 'C7' | 'C8' | 'docs';
+  problem: string;
+}
+
+export class RegistryError extends Error {
+  readonly problems: RegistryProblem[];
+  constructor(problems: RegistryProblem[]) {
+    super(
+      `The tool registry breaks the contract:\n${problems.map((p) => `  ${p.tool} [${p.rule}] ${p.problem}`).join('\n')}`,
+    );
+    this.name = 'RegistryError';
+    this.problems = problems;
+  }
+}
+
+export interface Registry {
+  /** Sorted by name: the stable order of tools/list. */
+  readonly tools: readonly RegisteredTool[];
+  get(name: string): RegisteredTool | undefined;
+}
+
+const isListing = (name: string) => verbOf(name) === 'list' || familyOf(name) === 'search';
+
+/** C8: annotations come from the definition, never written by hand. */
+export const deriveAnnotations = (def: AnyTool): ToolAnnotations => ({
+  ...(def.title === undefined ? {} : { title: def.title }),
+  readOnlyHint: def.mutates === false,
+  destructiveHint: def.mutates === 'destructive',
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
+  return z.object(def.ownerGate ? { ...def.input, ...ownerGateInput } : def.input);
+}
+
+/** Every rule the registry enforces, for all tools at once; empty when the registry is sound. */
+export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
+  const problems: RegistryProblem[] = [];
+  const names = new Set<string>();
+  for (const def of defs) {
+    const tool = def.name;
+    if (names.has(tool)) problems.push({ tool, rule: 'C2', problem: 'is registered twice' });
+    names.add(tool);
+    const nameIssue = nameProblem(tool);
+    if (nameIssue !== null) problems.push({ tool, rule: 'C2', problem: nameIssue });
+    if (def.description.trim().length < 40) {
+      problems.push({ tool, rule: 'docs', problem: 'needs a description written for a model (40+ characters)' });
+    }
+    let plan: DecodePlan | undefined;
+    try {
+      plan = planDecoding(inputObject(def));
+    } catch (e) {
+      problems.push({ tool, rule: 'C3', problem: `its input schema cannot be expressed as JSON Schema: ${String(e)}` });
+    }
+    const properties = (plan?.jsonSchema.properties ?? {}) as Record<string, { description?: unknown }>;
+    for (const param of Object.keys(def.input)) {
+      // What a model sees is the advertised JSON Schema, so that is where the description must be.
+      if (typeof properties[param]?.description !== 'string') {
+        problems.push({ tool, rule: 'docs', problem: `parameter "${param}" has no .describe()` });
+      }
+    }
+    for (const param of plan?.params.values() ?? []) {
+      const why = ambiguity(param.types);
+      if (why !== null) problems.push({ tool, rule: 'C3', problem: `parameter "${param.name}" ${why}` });
+    }
+    if (def.mutates !== false && def.idempotencyKey === undefined) {
+      problems.push({ tool, rule: 'C4', problem: 'mutates state but declares no idempotencyKey' });
+    }
+    if (def.mutates === false && def.idempotencyKey !== undefined) {
+      problems.push({ tool, rule: 'C4', problem: 'is read-only but declares an idempotencyKey' });
+    }
+    if (def.ownerGate && def.mutates === false) {
+      problems.push({ tool, rule: 'C7', problem: 'is owner-gated but read-only; gates guard consequential changes' });
+    }
+    if (isListing(tool) && !('limit' in def.input && 'cursor' in def.input)) {
+      problems.push({ tool, rule: 'C6', problem: 'lists or searches but does not take both limit and cursor' });
+    }
+  }
+  for (const def of defs) {
+    if (verbOf(def.name) !== 'extract') continue;
+    const counterpart = def.readCounterpart;
+    const read = defs.find((d) => d.name === counterpart);
+    if (counterpart === undefined || read === undefined) {
+      problems.push({
+        tool: def.name,
+        rule: 'C5',
+        problem: `extracts but names no registered read counterpart${counterpart ? ` ("${counterpart}" is not registered)` : ''}`,
+      });
+    } else if (read.mutates !== false) {
+      problems.push({ tool: def.name, rule: 'C5', problem: `its read counterpart "${counterpart}" is not read-only` });
+    }
+  }
+  return problems;
+}
+
+/** Builds the registry, refusing it (naming each tool and rule) when any tool breaks the contract. */
+export function buildRegistry(defs: readonly AnyTool[]): Registry {
+  const problems = checkTools(defs);
+  if (problems.length > 0) throw new RegistryError(problems);
+  const tools = [...defs]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((def): RegisteredTool => {
+      const plan = planDecoding(inputObject(def));
+      return {
+        def,
+        plan,
+        listing: {
+          name: def.name,
+          ...(def.title === undefined ? {} : { title: def.title }),
+          description: def.description,
+          inputSchema: plan.jsonSchema,
+          outputSchema: envelopeJsonSchema,
+          annotations: deriveAnnotations(def),
+        },
+      };
+    });
+  const byName = new Map(tools.map((t) => [t.def.name, t]));
+  return { tools, get: (name) => byName.get(name) };
+}

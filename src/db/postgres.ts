@@ -1,0 +1,45 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+import type { DbHandle } from './types.ts';
+
+export interface PostgresOptions {
+  /** Called with each SQL statement drizzle sends (counts round trips in benchmarks). */
+  onQuery?: (sql: string) => void;
+  /** Pool size (pg's default is 10). */
+  max?: number;
+}
+
+/** A node-postgres handle; `pool` is exposed for the migrator and for tests. */
+export interface PostgresHandle extends DbHandle {
+  kind: 'postgres';
+  pool: pg.Pool;
+}
+
+/** Opens a node-postgres pool (Node only: local development, self-hosting, tests). */
+export function openPostgres(url: string, options: PostgresOptions = {}): PostgresHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    ...(options.max === undefined ? {} : { max: options.max }),
+  });
+  // An idle client that dies (server restart, dropped database) is evicted by the pool and the next
+  // query reconnects; without a listener the 'error' event would crash the process.
+  pool.on('error', (err) => console.warn(`[db] idle postgres connection failed: ${err.message}`));
+  const { onQuery } = options;
+  const db = drizzle({
+    client: pool,
+    schema,
+    ...(onQuery ? { logger: { logQuery: (sql: string) => onQuery(sql) } } : {}),
+  });
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const caseStatuses = ['open', 'drafting', 'decided', 'archived'] as const;
+export const caseOutcomes = ['rejection', 'partial_acceptance', 'full_acceptance'] as const;
+
+export const cases = pgTable(
+  'cases',
+  {
+    id: uuid('id').primaryKey(),
+    /** The committee's file number (e.g. "ערר 1234/25"): the natural key of case_create. */
+    caseNumber: text('case_number').notNull(),
+    title: text('title').notNull(),
+    appellant: text('appellant'),
+    respondent: text('respondent'),
+    committee: text('committee'),
+    practiceArea: text('practice_area'),
+    propertyAddress: text('property_address'),
+    status: text('status', { enum: caseStatuses }).notNull().default('open'),
+    outcome: text('outcome', { enum: caseOutcomes }),
+    notes: text('notes'),
+    finalText: text('final_text'),
+    finalTextAt: timestamp('final_text_at', { withTimezone: true, mode: 'date' }),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    deletedBy: text('deleted_by'),
+    deleteReason: text('delete_reason'),
+  },
+  (t) => [
+    uniqueIndex('cases_case_number_key').on(t.caseNumber),
+    index('cases_list_idx').on(t.createdAt, t.id),
+    index('cases_live_status_idx').on(t.status).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+export type CaseRow = typeof cases.$inferSelect;

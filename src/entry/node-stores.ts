@@ -1,0 +1,44 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Env } from '../config.ts';
+import { migrateDb } from '../db/migrate.ts';
+import { openPglite } from '../db/pglite.ts';
+import { openPostgres } from '../db/postgres.ts';
+import type { DbHandle } from '../db/types.ts';
+import { createPostgresKv } from '../kv/postgres.ts';
+import type { KvStore } from '../kv/types.ts';
+import { createUpstashKv } from '../kv/upstash.ts';
+
+export interface NodeStores {
+  handle: DbHandle;
+  kv: KvStore;
+  /** Where the data lives, for the start-up banner. */
+  describe: string;
+}
+
+/**
+ * The stores a Node process uses: a Postgres URL when `DATABASE_URL` is set, else PGlite on disk in
+ * `DATA_DIR` (default `.data/`); Upstash when its REST variables are set, else the Postgres KV table.
+ * Migrations are applied before anything else touches the database.
+ */
+export async function openNodeStores(env: Env, options: { onQuery?: (sql: string) => void } = {}): Promise<NodeStores> {
+  let handle: DbHandle;
+  let where: string;
+  if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
+    handle = openPostgres(env.DATABASE_URL, options.onQuery ? { onQuery: options.onQuery } : {});
+    where = `PostgreSQL at ${new URL(env.DATABASE_URL).host}`;
+  } else {
+    const dataDir = resolve(env.DATA_DIR ?? '.data');
+    await mkdir(dataDir, { recursive: true });
+    handle = await openPglite({ dataDir: `${dataDir}/pglite`, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
+    where = `embedded PGlite in ${dataDir}`;
+  }
+  await migrateDb(handle);
+  const upstashUrl = env.UPSTASH_REDIS_REST_URL;
+  const upstashToken = env.UPSTASH_REDIS_REST_TOKEN;
+  const kv =
+    upstashUrl !== undefined && upstashUrl !== '' && upstashToken !== undefined
+      ? createUpstashKv({ url: upstashUrl, token: upstashToken })
+      : createPostgresKv(handle.db);
+  return { handle, kv, describe: `${where}; key-value: ${kv.kind}` };
+}

@@ -1,0 +1,255 @@
+import {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from '@modelcontextprotocol/server';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { agentForToken } from '../auth/tokens.ts';
+import type { Logger, ToolContext } from '../contract/define.ts';
+import { type Envelope, errorEnvelope } from '../contract/envelope.ts';
+import { errorCatalogue } from '../contract/errors.ts';
+import { callTool, errorToEnvelope } from '../contract/execute.ts';
+import type { RateLimiter } from '../contract/rate_limit.ts';
+import type { Registry } from '../contract/registry.ts';
+import type { Db } from '../db/types.ts';
+import type { KvStore } from '../kv/types.ts';
+import { createMcpEndpoint } from '../mcp/binding.ts';
+
+/** The stores one request uses; on Node shared by all requests, on Workers made per request. */
+export interface RequestServices {
+  db: Db;
+  kv: KvStore;
+  /** Called once the response (including a streamed one) has finished. */
+  release?(): Promise<void>;
+}
+
+export interface AppConfig {
+  /** Origin hostnames allowed besides localhost-class ones; a request without Origin always passes. */
+  allowedOrigins: readonly string[];
+  /** Host header hostnames allowed; empty means any (a deployment behind a known hostname should list it). */
+  allowedHosts: readonly string[];
+  /** Cap on request bodies, checked before any parsing. */
+  maxBodyBytes: number;
+}
+
+export interface AppOptions {
+  registry: Registry;
+  grants: ReadonlyMap<string, ReadonlySet<string>>;
+  config: AppConfig;
+  services(c: Context): Promise<RequestServices>;
+  env: Readonly<Record<string, string | undefined>>;
+  log: Logger & { child(fields: Record<string, unknown>): Logger };
+  rateLimiter?: RateLimiter;
+  /** Keeps work alive after the response (Workers `executionCtx.waitUntil`). */
+  waitUntil?(c: Context, work: Promise<unknown>): void;
+  version: string;
+}
+
+type Vars = { requestId: string; agent: string; services: RequestServices; log: Logger };
+
+const SERVER_INSTRUCTIONS =
+  'Chambers prepares decisions of an Israeli planning-and-building appeals committee. Every tool returns one ' +
+  'envelope {ok, status: ok|empty|error, data, message}; on error follow error.hint. Mutating tools are ' +
+  'idempotent: retrying the same call never duplicates anything. Owner-gated tools need the human owner’s ' +
+  'explicit approval passed as owner_ack: true with their reason.';
+
+const AUTH_CACHE_MS = 60_000;
+
+export function createApp(options: AppOptions) {
+  const { registry, config, log } = options;
+  const mcp = createMcpEndpoint({
+    registry,
+    grants: options.grants,
+    serverInfo: { name: 'chambers', version: options.version },
+    instructions: SERVER_INSTRUCTIONS,
+    rateLimiter: options.rateLimiter,
+  });
+  // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
+  const authCache = new Map<string, { agent: string; until: number }>();
+  const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
+  const allowedHosts = config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [];
+
+  const app = new Hono<{ Variables: Vars }>();
+
+  app.use('*', async (c, next) => {
+    const given = c.req.header('x-request-id');
+    const requestId = given !== undefined && /^[\w.-]{1,100}$/.test(given) ? given : crypto.randomUUID();
+    c.set('requestId', requestId);
+    c.set('log', log.child({ request_id: requestId }));
+    await next();
+    c.header('x-request-id', requestId);
+  });
+
+  app.get('/healthz', async (c) => {
+    const services = await options.services(c);
+    const check = async (f: () => Promise<unknown>) => {
+      try {
+        await f();
+        return 'up' as const;
+      } catch {
+        return 'down' as const;
+      }
+    };
+    try {
+      const [db, kv] = await Promise.all([
+        check(() => services.db.execute('select 1')),
+        check(() => services.kv.ping()),
+      ]);
+      const healthy = db === 'up' && kv === 'up';
+      return c.json({ ok: healthy, db, kv: { status: kv, kind: services.kv.kind }, version: options.version }, healthy ? 200 : 503);
+    } finally {
+      await services.release?.();
+    }
+  });
+
+  // The transport serves POST only: no GET stream that would hang, no sessions to DELETE.
+  app.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) =>
+    c.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Method not allowed.' } }, 405, {
+      Allow: 'POST',
+    }),
+  );
+
+  const guard = async (c: Context<{ Variables: Vars }>, next: () => Promise<void>) => {
+    if (allowedHosts.length > 0) {
+      const rejected = hostHeaderValidationResponse(c.req.raw, allowedHosts);
+      if (rejected !== undefined) return rejected;
+    }
+    const rejected = originValidationResponse(c.req.raw, allowedOrigins);
+    if (rejected !== undefined) return rejected;
+    const auth = c.req.header('authorization') ?? '';
+    const token = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+    const challenge = (description: string) =>
+      c.json({ error: 'invalid_token', error_description: description }, 401, {
+        'WWW-Authenticate': `Bearer realm="chambers", error="invalid_token", error_description="${description}"`,
+      });
+    if (token === undefined) return challenge('A bearer token is required (Authorization: Bearer <token>).');
+    const services = await options.services(c);
+    c.set('services', services);
+    let released = false;
+    const release = async () => {
+      if (!released) {
+        released = true;
+        await services.release?.();
+      }
+    };
+    try {
+      const cached = authCache.get(token);
+      let agent = cached !== undefined && cached.until > Date.now() ? cached.agent : null;
+      if (agent === null) {
+        agent = await agentForToken(services.db, token);
+        if (agent !== null) authCache.set(token, { agent, until: Date.now() + AUTH_CACHE_MS });
+      }
+      if (agent === null || !options.grants.has(agent)) {
+        await release();
+        return challenge('The token is not valid.');
+      }
+      c.set('agent', agent);
+    } catch (e) {
+      await release();
+      const envelope = errorToEnvelope(e, { requestId: c.get('requestId'), log: c.get('log') }, 'auth');
+      return c.json(envelope, envelope.ok ? 200 : errorCatalogue[envelope.error.code].http);
+    }
+    try {
+      await next();
+    } finally {
+      const body = c.res.body;
+      if (body === null || services.release === undefined) {
+        await release();
+      } else {
+        // A streamed (SSE) response is still being written: release the stores only when it ends.
+        const { readable, writable } = new TransformStream();
+        const done = body.pipeTo(writable).finally(release);
+        options.waitUntil?.(c, done);
+        c.res = new Response(readable, c.res);
+      }
+    }
+  };
+
+  const limit = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    onError: (c) =>
+      c.json(
+        errorEnvelope('payload_too_large', `The request body exceeds ${config.maxBodyBytes} bytes.`, {
+          details: { max_bytes: config.maxBodyBytes },
+        }),
+        413,
+      ),
+  });
+
+  const toolContext = (c: Context<{ Variables: Vars }>): Omit<ToolContext, 'progress'> => {
+    const services = c.get('services');
+    const agent = c.get('agent');
+    return {
+      db: services.db,
+      kv: services.kv,
+      agent,
+      requestId: c.get('requestId'),
+      now: () => new Date(),
+      env: options.env,
+      log: c.get('log'),
+      waitUntil: (work) => options.waitUntil?.(c, work),
+    };
+  };
+
+  app.post('/mcp', guard, limit, async (c) => {
+    const agent = c.get('agent');
+    return mcp.fetch(c.req.raw, {
+      agent,
+      grants: options.grants.get(agent) ?? new Set(),
+      ctx: toolContext(c),
+    });
+  });
+
+  // The same tools as plain JSON, for curl and non-MCP callers: body = arguments, response = envelope.
+  app.post('/v1/tools/:name', guard, limit, async (c) => {
+    const reply = (envelope: Envelope) =>
+      c.json(envelope, envelope.ok ? 200 : (errorCatalogue[envelope.error.code].http as 400));
+    const name = c.req.param('name');
+    const tool = registry.get(name);
+    if (tool === undefined) {
+      return reply(
+        errorEnvelope('not_found', `No tool named ${name}`, {
+          hint: 'GET /v1/tools lists the tools this token may call.',
+        }),
+      );
+    }
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\b/i.test(type)) {
+      return reply(
+        errorEnvelope('unsupported_media_type', `Send the arguments as application/json, not "${type || 'nothing'}".`),
+      );
+    }
+    let args: unknown;
+    const text = await c.req.text();
+    try {
+      args = text.trim() === '' ? {} : JSON.parse(text);
+    } catch {
+      return reply(errorEnvelope('invalid_args', 'The body is not valid JSON.'));
+    }
+    const agent = c.get('agent');
+    const envelope = await callTool({
+      tool,
+      args,
+      ctx: { ...toolContext(c), progress: async () => {} },
+      grants: options.grants.get(agent) ?? new Set(),
+      rateLimiter: options.rateLimiter,
+    });
+    if (!envelope.ok && envelope.error.code === 'rate_limited') {
+      const ms = Number(envelope.error.details?.retry_after_ms ?? 1000);
+      c.header('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
+    }
+    return reply(envelope);
+  });
+
+  app.get('/v1/tools', guard, (c) => c.json(mcp.listFor(c.get('agent'))));
+
+  app.notFound((c) => c.json({ error: 'not_found', message: `No route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((e, c) => {
+    const envelope = errorToEnvelope(e, { requestId: c.get('requestId') ?? 'unknown', log: c.get('log') ?? log }, 'http');
+    return c.json(envelope, envelope.ok ? 200 : (errorCatalogue[envelope.error.code].http as 500));
+  });
+
+  return app;
+}

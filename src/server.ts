@@ -1,0 +1,56 @@
+import type { Context } from 'hono';
+import { tools as allTools } from '../functions/index.ts';
+import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
+import { type Env, appConfigFromEnv } from './config.ts';
+import type { AnyTool } from './contract/define.ts';
+import { createRateLimiter } from './contract/rate_limit.ts';
+import { buildRegistry, type Registry } from './contract/registry.ts';
+import { createApp, type RequestServices } from './http/app.ts';
+import { createLogger, type LogSink, parseLogLevel } from './log.ts';
+
+export const VERSION = '0.1.0';
+
+/** Tool grants per agent, checked against the registry (INV-TOOL6) before anything is served. */
+export function grantsFromAgents(agents: AgentRegistry, registry: Registry): Map<string, ReadonlySet<string>> {
+  const problems = [
+    ...checkAgentSet(agents),
+    ...checkGrants(
+      agents,
+      registry.tools.map((t) => t.def.name),
+    ),
+  ];
+  if (problems.length > 0) {
+    throw new Error(`The agent grants break INV-TOOL6:\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`);
+  }
+  return new Map([...agents.values()].map((a) => [a.name, new Set(a.tools)]));
+}
+
+export interface ChambersOptions {
+  agents: AgentRegistry;
+  env: Env;
+  services(c: Context): Promise<RequestServices>;
+  waitUntil?(c: Context, work: Promise<unknown>): void;
+  /** Defaults to the full registry in functions/index.ts; tests may serve fixture tools. */
+  tools?: readonly AnyTool[];
+  logSink?: LogSink;
+}
+
+/** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
+export function createChambers(options: ChambersOptions) {
+  const registry = buildRegistry(options.tools ?? allTools);
+  const grants = grantsFromAgents(options.agents, registry);
+  const config = appConfigFromEnv(options.env);
+  const log = createLogger(parseLogLevel(options.env.LOG_LEVEL), {}, options.logSink);
+  const app = createApp({
+    registry,
+    grants,
+    config,
+    services: options.services,
+    env: options.env,
+    log,
+    version: VERSION,
+    ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
+    ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
+  });
+  return { app, registry, grants, log };
+}

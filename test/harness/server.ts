@@ -1,0 +1,139 @@
+/**
+ * A real Chambers server for tests: the Node HTTP server on a random loopback port over a fresh
+ * database (PGlite or the local PostgreSQL) and a KV store (Postgres table or Upstash via the bridge),
+ * with one token per agent, and the official MCP client to talk to it.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type AgentName, type AgentRegistry, AGENT_NAMES } from '../../src/agents/grants.ts';
+import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { mintToken } from '../../src/auth/tokens.ts';
+import type { AnyTool } from '../../src/contract/define.ts';
+import type { Envelope } from '../../src/contract/envelope.ts';
+import type { DbHandle } from '../../src/db/types.ts';
+import { createPostgresKv } from '../../src/kv/postgres.ts';
+import type { KvStore } from '../../src/kv/types.ts';
+import { createUpstashKv } from '../../src/kv/upstash.ts';
+import { createChambers } from '../../src/server.ts';
+import { createTestDb } from './databases.ts';
+import { startUpstashBridge } from './upstash-bridge.ts';
+
+export interface TestServerOptions {
+  db?: 'pglite' | 'postgres';
+  kv?: 'postgres' | 'upstash';
+  tools?: readonly AnyTool[];
+  agents?: AgentRegistry;
+  env?: Record<string, string>;
+  /** Collects the server's log lines (silent by default). */
+  logLines?: string[];
+}
+
+export interface TestServer {
+  url: string;
+  mcpUrl: string;
+  tokens: Record<AgentName, string>;
+  db: DbHandle;
+  kv: KvStore;
+  /** An MCP client connected as `agent` ('legacy' = 2025-era handshake, 'modern' = 2026-07-28). */
+  connect(agent: AgentName, options?: { era?: 'legacy' | 'modern'; headers?: Record<string, string> }): Promise<Client>;
+  /** Calls a tool through the official client and returns the envelope from structuredContent. */
+  call(agent: AgentName, tool: string, args: unknown): Promise<Envelope>;
+  /** POST /v1/tools/:name with a JSON body. */
+  callJson(agent: AgentName, tool: string, args: unknown): Promise<{ status: number; body: Envelope }>;
+  close(): Promise<void>;
+}
+
+let shared: Promise<AgentRegistry> | undefined;
+const realAgents = () => {
+  shared ??= loadAgentsFromDir('agents');
+  return shared;
+};
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const db = await createTestDb(options.db ?? 'pglite');
+  const cleanups: (() => Promise<void>)[] = [() => db.close()];
+  let kv: KvStore;
+  if (options.kv === 'upstash') {
+    const bridge = await startUpstashBridge();
+    cleanups.push(() => bridge.close());
+    kv = createUpstashKv({ url: bridge.url, token: bridge.token });
+  } else {
+    kv = createPostgresKv(db.db);
+  }
+  const env = { LOG_LEVEL: options.logLines ? 'info' : 'silent', RATE_LIMIT_PER_SECOND: '0', ...options.env };
+  const { app } = createChambers({
+    agents: options.agents ?? (await realAgents()),
+    env,
+    services: async () => ({ db: db.db, kv }),
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
+  });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  cleanups.unshift(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const tokens = {} as Record<AgentName, string>;
+  for (const agent of AGENT_NAMES) tokens[agent] = await mintToken(db.db, agent, 'test');
+  const clients: Client[] = [];
+
+  const connect: TestServer['connect'] = async (agent, opts = {}) => {
+    const client = new Client(
+      { name: 'chambers-test', version: '1.0.0' },
+      opts.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    );
+    const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${tokens[agent]}`, ...opts.headers } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+  const byAgent = new Map<AgentName, Promise<Client>>();
+  return {
+    url,
+    mcpUrl: `${url}/mcp`,
+    tokens,
+    db,
+    kv,
+    connect,
+    async call(agent, tool, args) {
+      let client = byAgent.get(agent);
+      if (client === undefined) {
+        client = connect(agent);
+        byAgent.set(agent, client);
+      }
+      const result = await (await client).callTool({ name: tool, arguments: args as Record<string, unknown> });
+      return result.structuredContent as unknown as Envelope;
+    },
+    async callJson(agent, tool, args) {
+      const res = await fetch(`${url}/v1/tools/${tool}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${tokens[agent]}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+      return { status: res.status, body: (await res.json()) as Envelope };
+    },
+    async close() {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      for (const cleanup of cleanups) await cleanup().catch(() => {});
+    },
+  };
+}
+
+/** Narrows an envelope to success, failing the test with the error otherwise. */
+export function expectOk<T = Record<string, unknown>>(envelope: Envelope): T {
+  if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope.error)}`);
+  return envelope.data as T;
+}
+
+export function errorCode(envelope: Envelope): string | undefined {
+  return envelope.ok ? undefined : envelope.error.code;
+}
