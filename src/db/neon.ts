@@ -50,14 +50,16 @@ export function openNeon(url: string, options: NeonOptions = {}): NeonHandle {
   });
   // Neon's Pool assigns its own Client class in its constructor (ignoring `options.Client`), so swap it after.
   pool.Client = ConfiguredClient;
+  let closed = false;
   // Without a listener an idle connection's error event would be thrown; the pool evicts the client itself.
-  pool.on('error', (err: Error) => console.warn(`[db] idle neon connection failed: ${err.message}`));
+  pool.on('error', (err: Error) => {
+    if (!closed) console.warn(`[db] idle neon connection failed: ${err.message}`);
+  });
   const db = drizzle({
     client: pool,
     schema,
     ...(onQuery ? { logger: { logQuery: (sql: string) => onQuery(sql) } } : {}),
   });
-  let closed = false;
   return {
     db,
     kind: 'neon',

@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import * as schema from './schema/index.ts';
@@ -19,16 +19,42 @@ export interface PgliteHandle extends DbHandle {
   client: PGlite;
 }
 
+/**
+ * drizzle's PGlite driver runs transactions through `PGlite.transaction`, whose BEGIN/COMMIT never reach
+ * drizzle's logger; reporting them here keeps `onQuery` counts comparable with the other drivers.
+ */
+class ReportingPGlite extends PGlite {
+  readonly #onQuery: (sql: string) => void;
+
+  constructor(options: PGliteOptions, onQuery: (sql: string) => void) {
+    super(options);
+    this.#onQuery = onQuery;
+  }
+
+  override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    this.#onQuery('begin');
+    try {
+      const result = await super.transaction(callback);
+      this.#onQuery('commit');
+      return result;
+    } catch (err) {
+      this.#onQuery('rollback');
+      throw err;
+    }
+  }
+}
+
 /** Opens an embedded PostgreSQL (PGlite) with pg_trgm loaded, in memory unless `dataDir` is given. */
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteHandle> {
   // Options go in ONE object: given as a second argument after an undefined dataDir they are silently dropped.
-  const client = new PGlite({
+  const { onQuery } = options;
+  const pgliteOptions = {
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     extensions: { pg_trgm },
-  });
+  };
+  const client = onQuery ? new ReportingPGlite(pgliteOptions, onQuery) : new PGlite(pgliteOptions);
   await client.waitReady;
-  const { onQuery } = options;
   const db = drizzle({
     client,
     schema,

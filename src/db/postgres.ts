@@ -22,16 +22,19 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
     connectionString: url,
     ...(options.max === undefined ? {} : { max: options.max }),
   });
+  let closed = false;
   // An idle client that dies (server restart, dropped database) is evicted by the pool and the next
-  // query reconnects; without a listener the 'error' event would crash the process.
-  pool.on('error', (err) => console.warn(`[db] idle postgres connection failed: ${err.message}`));
+  // query reconnects; without a listener the 'error' event would crash the process. After close() the
+  // connections are on their way out anyway (pool.end() does not wait for the server side to go).
+  pool.on('error', (err) => {
+    if (!closed) console.warn(`[db] idle postgres connection failed: ${err.message}`);
+  });
   const { onQuery } = options;
   const db = drizzle({
     client: pool,
     schema,
     ...(onQuery ? { logger: { logQuery: (sql: string) => onQuery(sql) } } : {}),
   });
-  let closed = false;
   return {
     db,
     kind: 'postgres',

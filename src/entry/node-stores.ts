@@ -21,7 +21,10 @@ export interface NodeStores {
  * `DATA_DIR` (default `.data/`); Upstash when its REST variables are set, else the Postgres KV table.
  * Migrations are applied before anything else touches the database.
  */
-export async function openNodeStores(env: Env, options: { onQuery?: (sql: string) => void } = {}): Promise<NodeStores> {
+export async function openNodeStores(
+  env: Env,
+  options: { onQuery?: (sql: string) => void } = {},
+): Promise<NodeStores> {
   let handle: DbHandle;
   let where: string;
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
@@ -30,7 +33,10 @@ export async function openNodeStores(env: Env, options: { onQuery?: (sql: string
   } else {
     const dataDir = resolve(env.DATA_DIR ?? '.data');
     await mkdir(dataDir, { recursive: true });
-    handle = await openPglite({ dataDir: `${dataDir}/pglite`, ...(options.onQuery ? { onQuery: options.onQuery } : {}) });
+    handle = await openPglite({
+      dataDir: `${dataDir}/pglite`,
+      ...(options.onQuery ? { onQuery: options.onQuery } : {}),
+    });
     where = `embedded PGlite in ${dataDir}`;
   }
   await migrateDb(handle);

@@ -1,8 +1,12 @@
 // The Node entry: `npm start` runs the server on the embedded default (PGlite in DATA_DIR) or on the
 // stores named by the environment, and mints the first tokens on an empty database.
+import { rm, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
+import { AGENT_NAMES } from '../agents/grants.ts';
 import { loadAgentsFromDir } from '../agents/load-node.ts';
 import { hasAnyToken, mintToken } from '../auth/tokens.ts';
+import { constantTimeEqual, randomToken } from '../contract/hash.ts';
 import { createChambers } from '../server.ts';
 import { openNodeStores } from './node-stores.ts';
 
@@ -23,16 +27,40 @@ const { app, registry, log } = createChambers({
   },
 });
 
+// An embedded PGlite directory must have one process at a time: `npm run token` asks this server to mint
+// instead of opening the directory itself, through a loopback route guarded by a secret in DATA_DIR.
+const embedded = !env.DATABASE_URL;
+const lockFile = resolve(env.DATA_DIR ?? '.data', 'server.json');
+const adminSecret = randomToken(32);
+if (embedded) {
+  app.post('/admin/tokens', async (c) => {
+    const given = (c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
+    if (!(await constantTimeEqual(given, adminSecret))) return c.json({ error: 'forbidden' }, 403);
+    const body = (await c.req.json().catch(() => ({}))) as { agent?: unknown };
+    const agent = typeof body.agent === 'string' ? body.agent : '';
+    if (!(AGENT_NAMES as readonly string[]).includes(agent))
+      return c.json({ error: `unknown agent "${agent}"` }, 400);
+    return c.json({ token: await mintToken(stores.handle.db, agent, 'npm run token') });
+  });
+}
+
 const mcpUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
 const tokens: [string, string][] = [];
 if (!(await hasAnyToken(stores.handle.db))) {
-  for (const name of agents.keys()) tokens.push([name, await mintToken(stores.handle.db, name, 'first start')]);
+  for (const name of agents.keys())
+    tokens.push([name, await mintToken(stores.handle.db, name, 'first start')]);
 }
 
-const server = serve({ fetch: app.fetch, hostname: host, port }, () => {
+const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
+  if (embedded) {
+    const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
+    await writeFile(lockFile, JSON.stringify({ pid: process.pid, adminUrl, adminSecret }), { mode: 0o600 });
+  }
   console.log(`Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe})`);
   if (tokens.length > 0) {
-    console.log('\nFirst start: one bearer token per agent (shown once; mint more with `npm run token -- <agent>`):');
+    console.log(
+      '\nFirst start: one bearer token per agent (shown once; mint more with `npm run token -- <agent>`):',
+    );
     for (const [name, token] of tokens) console.log(`  ${name.padEnd(10)} ${token}`);
     const [firstName, firstToken] = tokens[0] ?? ['ceo', '<token>'];
     const config = {
@@ -56,6 +84,7 @@ const stop = async (signal: string) => {
   log.info('shutting down', { signal });
   server.close();
   await Promise.allSettled([...pending]);
+  if (embedded) await rm(lockFile, { force: true });
   await stores.handle.close();
   process.exit(0);
 };

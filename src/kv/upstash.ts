@@ -54,7 +54,11 @@ export function createUpstashKv(config: UpstashKvConfig): KvStore {
     },
 
     async claim(key, value, ttlMs): Promise<KvClaim> {
-      const reply = await redis.eval<[string, number], [number, string?]>(CLAIM, [key], [value, ttlMillis(ttlMs)]);
+      const reply = await redis.eval<[string, number], [number, string?]>(
+        CLAIM,
+        [key],
+        [value, ttlMillis(ttlMs)],
+      );
       if (reply[0] === 1) return { claimed: true };
       return { claimed: false, current: reply[1] ?? null };
     },

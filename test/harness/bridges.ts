@@ -27,7 +27,10 @@ export interface Bridges {
 
 export async function startBridges(options: BridgesOptions = {}): Promise<Bridges> {
   const { upstashPort, neonPort, ...upstashOptions } = options;
-  const upstash = await startUpstashBridge({ ...upstashOptions, port: upstashPort ?? upstashOptions.port ?? 0 });
+  const upstash = await startUpstashBridge({
+    ...upstashOptions,
+    port: upstashPort ?? upstashOptions.port ?? 0,
+  });
   let neon: NeonWsProxy;
   try {
     neon = await startNeonWsProxy({ port: neonPort ?? 0 });
@@ -47,7 +50,8 @@ export async function startBridges(options: BridgesOptions = {}): Promise<Bridge
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   const port = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got ${raw}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`${name} must be a port number, got ${raw}`);
   return port;
 }
 

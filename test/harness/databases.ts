@@ -1,8 +1,9 @@
 /**
  * Fresh, fully migrated databases that a test owns.
  *
- * - `createTestDb('pglite')`: an in-memory PGlite restored from a migrated snapshot made once per test
- *   process (~0.4 s instead of ~3 s for a cold start plus migrations).
+ * - `createTestDb('pglite')`: an in-memory PGlite restored from a migrated snapshot (~0.4 s instead of
+ *   ~3 s for a cold start plus migrations). The snapshot is cached in node_modules/.cache/chambers/,
+ *   keyed by the migration files and the PGlite version.
  * - `createTestDb('postgres')`: `CREATE DATABASE chambers_t_<unix seconds>_<random>` on the local server
  *   (see services.ts), migrated; `close()` drops it. Its `url` lets a test open other clients on it (Neon
  *   through the proxy, a second pool...). Databases left by crashed runs are dropped after 6 hours.
@@ -11,35 +12,71 @@
  *   one with `describeWithService` semantics (skipped with a warning locally, required in CI). By default
  *   one database per suite (created in beforeAll); `{ fresh: 'test' }` gives every test its own.
  *
- * Pass `onQuery` to count the SQL statements a test sends (migrations run before it is attached).
+ * Pass `onQuery` to count the SQL statements a test sends (migrations run before it is attached), and
+ * `migrate: false` for an empty database (to test migrations themselves).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
-import { migrateDb } from '../../src/db/migrate.ts';
+import { defaultMigrationsFolder, migrateDb } from '../../src/db/migrate.ts';
 import { dumpPglite, openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { DbHandle } from '../../src/db/types.ts';
-import { describeWithService, serviceUrls, services } from './services.ts';
+import { describeWithService, services, serviceUrls } from './services.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
 export type TestDb = DbHandle & { url?: string };
 
 export interface TestDbOptions {
   onQuery?: (sql: string) => void;
+  /** false: an empty database (postgres: nothing but the server's template; pglite: not even pg_trgm). */
+  migrate?: boolean;
 }
 
 const DB_PREFIX = 'chambers_t_';
+const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/chambers/', import.meta.url));
 const STALE_AFTER_SECONDS = 6 * 60 * 60;
 
 let pgliteSnapshot: Promise<Blob> | undefined;
 
+/** Where the migrated snapshot is cached between runs, named by what it was built from. */
+async function snapshotCachePath(): Promise<string> {
+  const hash = createHash('sha256');
+  // The package's exports hide package.json from resolution, so read it where npm installs it.
+  hash.update(
+    await readFile(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url)),
+  );
+  const files = (await readdir(defaultMigrationsFolder, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files)
+    hash.update(file.slice(defaultMigrationsFolder.length)).update(await readFile(file));
+  return join(CACHE_DIR, `pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/**
+ * A migrated PGlite snapshot: made once per process, and cached on disk (keyed by the migrations and the
+ * PGlite version) so other test processes skip the ~3 s cold start.
+ */
 function migratedPgliteSnapshot(): Promise<Blob> {
   pgliteSnapshot ??= (async () => {
+    const cachePath = await snapshotCachePath();
+    const cached = await readFile(cachePath).catch(() => undefined);
+    if (cached) return new Blob([cached]);
     const seed = await openPglite();
     try {
       await migrateDb(seed);
-      return await dumpPglite(seed);
+      const snapshot = await dumpPglite(seed);
+      // Write then rename, so a concurrent test process never reads half a file.
+      const partial = `${cachePath}.${process.pid}.partial`;
+      await mkdir(CACHE_DIR, { recursive: true });
+      await writeFile(partial, new Uint8Array(await snapshot.arrayBuffer()));
+      await rename(partial, cachePath);
+      return snapshot;
     } finally {
       await seed.close();
     }
@@ -77,7 +114,7 @@ async function dropStaleDatabases(): Promise<void> {
   });
 }
 
-async function createPostgresTestDb(options: TestDbOptions): Promise<TestDb> {
+async function createPostgresTestDb({ migrate = true, ...options }: TestDbOptions): Promise<TestDb> {
   staleSweep ??= dropStaleDatabases().catch(() => {});
   await staleSweep;
   // Names are generated here (digits, lower-case hex), so quoting them in DDL is safe.
@@ -87,11 +124,13 @@ async function createPostgresTestDb(options: TestDbOptions): Promise<TestDb> {
   url.pathname = `/${name}`;
   const dropDb = () => withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`));
   try {
-    const migrator = openPostgres(url.toString(), { max: 1 });
-    try {
-      await migrateDb(migrator);
-    } finally {
-      await migrator.close();
+    if (migrate) {
+      const migrator = openPostgres(url.toString(), { max: 1 });
+      try {
+        await migrateDb(migrator);
+      } finally {
+        await migrator.close();
+      }
     }
     const handle = openPostgres(url.toString(), { max: 10, ...options });
     return {
@@ -108,7 +147,8 @@ async function createPostgresTestDb(options: TestDbOptions): Promise<TestDb> {
   }
 }
 
-async function createPgliteTestDb(options: TestDbOptions): Promise<TestDb> {
+async function createPgliteTestDb({ migrate = true, ...options }: TestDbOptions): Promise<TestDb> {
+  if (!migrate) return openPglite(options);
   return openPglite({ loadDataDir: await migratedPgliteSnapshot(), ...options });
 }
 

@@ -6,7 +6,7 @@
  * refused with 403 before the upgrade, so the proxy cannot be used to reach other hosts.
  */
 import { createServer } from 'node:http';
-import { isIP, type AddressInfo, connect as tcpConnect } from 'node:net';
+import { type AddressInfo, isIP, connect as tcpConnect } from 'node:net';
 import { type RawData, WebSocketServer } from 'ws';
 
 export interface NeonWsProxy {
@@ -47,7 +47,9 @@ export async function startNeonWsProxy(options: { port?: number } = {}): Promise
       tcp.setNoDelay(true);
       // Writes before the TCP connection is up are buffered by the socket.
       ws.on('message', (data: RawData) => {
-        tcp.write(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+        tcp.write(
+          Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
+        );
       });
       tcp.on('data', (chunk) => ws.send(chunk));
       ws.on('close', () => tcp.end());

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { type AgentName, type AgentRegistry, AGENT_NAMES } from '../../src/agents/grants.ts';
+import { AGENT_NAMES, type AgentName, type AgentRegistry } from '../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import type { AnyTool } from '../../src/contract/define.ts';
@@ -17,13 +17,18 @@ import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { createChambers } from '../../src/server.ts';
 import { createTestDb } from './databases.ts';
-import { startUpstashBridge } from './upstash-bridge.ts';
+import { startUpstashBridge, type UpstashBridge } from './upstash-bridge.ts';
 
 export interface TestServerOptions {
   db?: 'pglite' | 'postgres';
   kv?: 'postgres' | 'upstash';
   tools?: readonly AnyTool[];
   agents?: AgentRegistry;
+  /**
+   * Extra tools (usually fixtures passed in `tools`) granted per agent on top of agents/*.md; ignored
+   * when `agents` is given. See `agentsWithGrants`.
+   */
+  grants?: Partial<Record<AgentName, readonly string[]>>;
   env?: Record<string, string>;
   /** Collects the server's log lines (silent by default). */
   logLines?: string[];
@@ -35,8 +40,13 @@ export interface TestServer {
   tokens: Record<AgentName, string>;
   db: DbHandle;
   kv: KvStore;
+  /** The Upstash REST bridge when `kv` is 'upstash': closing it takes the KV store down. */
+  bridge?: UpstashBridge;
   /** An MCP client connected as `agent` ('legacy' = 2025-era handshake, 'modern' = 2026-07-28). */
-  connect(agent: AgentName, options?: { era?: 'legacy' | 'modern'; headers?: Record<string, string> }): Promise<Client>;
+  connect(
+    agent: AgentName,
+    options?: { era?: 'legacy' | 'modern'; headers?: Record<string, string> },
+  ): Promise<Client>;
   /** Calls a tool through the official client and returns the envelope from structuredContent. */
   call(agent: AgentName, tool: string, args: unknown): Promise<Envelope>;
   /** POST /v1/tools/:name with a JSON body. */
@@ -50,20 +60,43 @@ const realAgents = () => {
   return shared;
 };
 
+/**
+ * The real agents of agents/*.md with extra grants (fixture tools). Each extra tool is also named in
+ * the agent's instructions, so the INV-TOOL6 check (no grant without a mention) still holds.
+ */
+export async function agentsWithGrants(extra: Partial<Record<AgentName, readonly string[]>>): Promise<AgentRegistry> {
+  const agents = new Map(await realAgents());
+  for (const [name, tools] of Object.entries(extra) as [AgentName, readonly string[]][]) {
+    const agent = agents.get(name);
+    if (agent === undefined) throw new Error(`no agent ${name} in agents/`);
+    const added = tools.filter((t) => !agent.tools.includes(t));
+    agents.set(name, {
+      ...agent,
+      tools: [...agent.tools, ...added],
+      instructions: `${agent.instructions}\n\nTest fixtures: ${added.map((t) => `\`${t}\``).join(', ')}.`,
+    });
+  }
+  return agents;
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const db = await createTestDb(options.db ?? 'pglite');
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   let kv: KvStore;
+  let bridge: UpstashBridge | undefined;
   if (options.kv === 'upstash') {
-    const bridge = await startUpstashBridge();
-    cleanups.push(() => bridge.close());
-    kv = createUpstashKv({ url: bridge.url, token: bridge.token });
+    // A key prefix per server: test files running in parallel share one Redis.
+    const started = await startUpstashBridge({ keyPrefix: `t:${crypto.randomUUID()}:` });
+    bridge = started;
+    cleanups.push(() => started.close());
+    kv = createUpstashKv({ url: started.url, token: started.token });
   } else {
     kv = createPostgresKv(db.db);
   }
   const env = { LOG_LEVEL: options.logLines ? 'info' : 'silent', RATE_LIMIT_PER_SECOND: '0', ...options.env };
+  const agents = options.agents ?? (options.grants ? await agentsWithGrants(options.grants) : await realAgents());
   const { app } = createChambers({
-    agents: options.agents ?? (await realAgents()),
+    agents,
     env,
     services: async () => ({ db: db.db, kv }),
     ...(options.tools ? { tools: options.tools } : {}),
@@ -103,6 +136,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tokens,
     db,
     kv,
+    ...(bridge === undefined ? {} : { bridge }),
     connect,
     async call(agent, tool, args) {
       let client = byAgent.get(agent);
@@ -110,7 +144,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         client = connect(agent);
         byAgent.set(agent, client);
       }
-      const result = await (await client).callTool({ name: tool, arguments: args as Record<string, unknown> });
+      const result = await (await client).callTool({
+        name: tool,
+        arguments: args as Record<string, unknown>,
+      });
       return result.structuredContent as unknown as Envelope;
     },
     async callJson(agent, tool, args) {

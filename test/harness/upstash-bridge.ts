@@ -39,6 +39,8 @@ export interface UpstashBridge {
   /** e.g. http://127.0.0.1:41234 — pass as the Upstash `url`. */
   url: string;
   token: string;
+  /** Deletes every key under the bridge's `keyPrefix` (refused without one); returns how many. */
+  clear(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -60,7 +62,8 @@ function encode(reply: unknown, base64: boolean): Encoded {
 }
 
 function toCommand(value: unknown): [string, RedisValue[]] {
-  if (!Array.isArray(value) || value.length === 0) throw new BadRequest('command must be a non-empty JSON array');
+  if (!Array.isArray(value) || value.length === 0)
+    throw new BadRequest('command must be a non-empty JSON array');
   const parts = value.map((part) => {
     if (typeof part === 'string') return part;
     if (typeof part === 'number' || typeof part === 'boolean') return String(part);
@@ -137,7 +140,10 @@ export async function startUpstashBridge(options: UpstashBridgeOptions = {}): Pr
       return [isReplyError(err) ? 400 : 500, { error: errorMessage(err) }];
     }
     if (!results) return [500, { error: 'transaction was not executed' }];
-    return [200, results.map(([err, reply]) => (err ? { error: err.message } : { result: encode(reply, base64) }))];
+    return [
+      200,
+      results.map(([err, reply]) => (err ? { error: err.message } : { result: encode(reply, base64) })),
+    ];
   }
 
   const server = createServer((req, res) => {
@@ -166,6 +172,23 @@ export async function startUpstashBridge(options: UpstashBridgeOptions = {}): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     token,
+    clear: async () => {
+      const prefix = options.keyPrefix;
+      if (!prefix) throw new Error('clear() needs a keyPrefix: it will not empty a whole Redis database');
+      // SCAN patterns are not prefixed by ioredis, and the keys it returns carry the prefix already.
+      const glob = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', glob, 'COUNT', 500);
+        cursor = next;
+        if (keys.length > 0) {
+          // Strip the prefix that ioredis would otherwise add a second time.
+          deleted += await redis.unlink(...keys.map((k) => k.slice(prefix.length)));
+        }
+      } while (cursor !== '0');
+      return deleted;
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -14,8 +14,8 @@ import { describeWithService } from '../harness/services.ts';
 import { startUpstashBridge, type UpstashBridge } from '../harness/upstash-bridge.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const SHORT_TTL = 150;
-const WAIT_PAST_TTL = 300;
+const SHORT_TTL = 200;
+const WAIT_PAST_TTL = 400;
 const LONG_TTL = 60_000;
 
 /** The KvStore contract. `getKv` is called inside tests, after the suite's beforeAll has built the store. */
@@ -236,7 +236,11 @@ function postgresKvSuite(kind: 'pglite' | 'postgres') {
 }
 
 describe('KvStore contract: postgres adapter on PGlite', postgresKvSuite('pglite'));
-describeWithService('postgres', 'KvStore contract: postgres adapter on PostgreSQL', postgresKvSuite('postgres'));
+describeWithService(
+  'postgres',
+  'KvStore contract: postgres adapter on PostgreSQL',
+  postgresKvSuite('postgres'),
+);
 
 describeWithService('redis', 'KvStore contract: upstash adapter via the REST bridge on Redis', () => {
   let bridge: UpstashBridge | undefined;
@@ -246,6 +250,7 @@ describeWithService('redis', 'KvStore contract: upstash adapter via the REST bri
     kv = createUpstashKv({ url: bridge.url, token: bridge.token });
   });
   afterAll(async () => {
+    await bridge?.clear();
     await bridge?.close();
   });
   const getKv = () => {
@@ -266,12 +271,17 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
     bridge = await startUpstashBridge({ keyPrefix: `chambers-test:${randomBytes(6).toString('hex')}:` });
   });
   afterAll(async () => {
+    await bridge?.clear();
     await bridge?.close();
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${getBridge().url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${getBridge().token}`, ...headers },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${getBridge().token}`,
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
 
@@ -281,7 +291,12 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
     expect(await none.json()).toEqual({ error: 'Unauthorized' });
     const wrong = await post('/', ['PING'], { authorization: 'Bearer nope' });
     expect(wrong.status).toBe(401);
-    const client = new Redis({ url: getBridge().url, token: 'nope', enableTelemetry: false, retry: { retries: 0 } });
+    const client = new Redis({
+      url: getBridge().url,
+      token: 'nope',
+      enableTelemetry: false,
+      retry: { retries: 0 },
+    });
     await expect(client.ping()).rejects.toThrow(/Unauthorized/);
   });
 
@@ -291,9 +306,13 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
     expect(await plain.json()).toEqual({ result: 'שלום' });
     const encoded = await post('/', ['GET', 'b64'], { 'Upstash-Encoding': 'base64' });
     expect(await encoded.json()).toEqual({ result: Buffer.from('שלום').toString('base64') });
-    const nested = await post('/', ['EVAL', "return {redis.call('GET', KEYS[1]), 7, {'x'}, false}", 1, 'b64'], {
-      'Upstash-Encoding': 'base64',
-    });
+    const nested = await post(
+      '/',
+      ['EVAL', "return {redis.call('GET', KEYS[1]), 7, {'x'}, false}", 1, 'b64'],
+      {
+        'Upstash-Encoding': 'base64',
+      },
+    );
     expect(await nested.json()).toEqual({
       result: [Buffer.from('שלום').toString('base64'), 7, [Buffer.from('x').toString('base64')], null],
     });
@@ -302,7 +321,9 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
   it('answers command errors with 400 { error }', async () => {
     const res = await post('/', ['NOSUCHCOMMAND']);
     expect(res.status).toBe(400);
-    expect((await res.json()) as { error: string }).toMatchObject({ error: expect.stringMatching(/unknown command/i) });
+    expect((await res.json()) as { error: string }).toMatchObject({
+      error: expect.stringMatching(/unknown command/i),
+    });
     const notArray = await post('/', { cmd: 'GET' });
     expect(notArray.status).toBe(400);
   });
@@ -340,6 +361,35 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
     const script = client.createScript<string>(`return 'echo:' .. ARGV[1]`);
     expect(await script.exec([], ['x'])).toBe('echo:x');
     expect(await client.scriptLoad(`return 'echo:' .. ARGV[1]`)).toMatch(/^[0-9a-f]{40}$/);
+  });
+});
+
+describeWithService('redis', 'Upstash REST bridge isolation', () => {
+  it('keeps bridges with different key prefixes apart, and clear() empties only its own prefix', async () => {
+    const tag = randomBytes(6).toString('hex');
+    const a = await startUpstashBridge({ keyPrefix: `chambers-test:${tag}:a:` });
+    const b = await startUpstashBridge({ keyPrefix: `chambers-test:${tag}:b:` });
+    try {
+      const kvA = createUpstashKv({ url: a.url, token: a.token });
+      const kvB = createUpstashKv({ url: b.url, token: b.token });
+      await kvA.set('shared', 'from-a', LONG_TTL);
+      await kvA.set('only-a', 'x', LONG_TTL);
+      await kvB.set('shared', 'from-b', LONG_TTL);
+      expect(await kvA.get('shared')).toBe('from-a');
+      expect(await kvB.get('shared')).toBe('from-b');
+      expect(await a.clear()).toBe(2);
+      expect(await kvA.get('shared')).toBeNull();
+      expect(await kvB.get('shared')).toBe('from-b');
+      expect(await b.clear()).toBe(1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+    const unprefixed = await startUpstashBridge();
+    try {
+      await expect(unprefixed.clear()).rejects.toThrow(/keyPrefix/);
+    } finally {
+      await unprefixed.close();
+    }
   });
 });
 
