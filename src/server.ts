@@ -32,12 +32,17 @@ export interface ChambersOptions {
   waitUntil?(c: Context, work: Promise<unknown>): void;
   /** Defaults to the full registry in functions/index.ts; tests may serve fixture tools. */
   tools?: readonly AnyTool[];
+  /**
+   * Test-only: a registry built by the caller, served instead of one built from `tools`. The conformance
+   * fixture profile needs it because the suite fixes tool names (`test_simple_text`) that C2 refuses.
+   */
+  registry?: Registry;
   logSink?: LogSink;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
 export function createChambers(options: ChambersOptions) {
-  const registry = buildRegistry(options.tools ?? allTools);
+  const registry = options.registry ?? buildRegistry(options.tools ?? allTools);
   const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
   const log = createLogger(parseLogLevel(options.env.LOG_LEVEL), {}, options.logSink);

@@ -1,19 +1,27 @@
 // The Node entry: `npm start` runs the server on the embedded default (PGlite in DATA_DIR) or on the
 // stores named by the environment, and mints the first tokens on an empty database.
-import { rm, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { AGENT_NAMES } from '../agents/grants.ts';
 import { loadAgentsFromDir } from '../agents/load-node.ts';
 import { hasAnyToken, mintToken } from '../auth/tokens.ts';
 import { constantTimeEqual, randomToken } from '../contract/hash.ts';
 import { createChambers } from '../server.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
 import { openNodeStores } from './node-stores.ts';
 
 const env = process.env;
 const host = env.HOST ?? '127.0.0.1';
 const port = Number(env.PORT ?? 8787);
 
+// An embedded PGlite directory must have one process at a time: `npm run token` asks this server to mint
+// instead of opening the directory itself, through a loopback route guarded by a secret in DATA_DIR.
+const embedded = !env.DATABASE_URL;
+const lock = embedded
+  ? await acquireDataDirLock(env.DATA_DIR ?? '.data').catch((e: Error) => {
+      console.error(e.message);
+      process.exit(1);
+    })
+  : null;
 const stores = await openNodeStores(env);
 const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
@@ -27,10 +35,6 @@ const { app, registry, log } = createChambers({
   },
 });
 
-// An embedded PGlite directory must have one process at a time: `npm run token` asks this server to mint
-// instead of opening the directory itself, through a loopback route guarded by a secret in DATA_DIR.
-const embedded = !env.DATABASE_URL;
-const lockFile = resolve(env.DATA_DIR ?? '.data', 'server.json');
 const adminSecret = randomToken(32);
 if (embedded) {
   app.post('/admin/tokens', async (c) => {
@@ -54,7 +58,7 @@ if (!(await hasAnyToken(stores.handle.db))) {
 const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
-    await writeFile(lockFile, JSON.stringify({ pid: process.pid, adminUrl, adminSecret }), { mode: 0o600 });
+    await lock?.publish(adminUrl, adminSecret);
   }
   console.log(`Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe})`);
   if (tokens.length > 0) {
@@ -84,7 +88,7 @@ const stop = async (signal: string) => {
   log.info('shutting down', { signal });
   server.close();
   await Promise.allSettled([...pending]);
-  if (embedded) await rm(lockFile, { force: true });
+  await lock?.release();
   await stores.handle.close();
   process.exit(0);
 };

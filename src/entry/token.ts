@@ -1,9 +1,8 @@
 // `npm run token -- <agent>`: mints a token for one agent against the same database as `npm start`
 // (DATA_DIR or DATABASE_URL) and prints only the token, so scripts can capture it.
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { AGENT_NAMES } from '../agents/grants.ts';
 import { mintToken } from '../auth/tokens.ts';
+import { acquireDataDirLock, findRunningServer } from './data-dir-lock.ts';
 import { openNodeStores } from './node-stores.ts';
 
 const agent = process.argv[2];
@@ -11,20 +10,7 @@ if (agent === undefined || !(AGENT_NAMES as readonly string[]).includes(agent)) 
   console.error(`usage: npm run token -- <agent>   (agent: ${AGENT_NAMES.join(', ')})`);
   process.exit(2);
 }
-/** The running `npm start` on the same embedded data directory, if any (it owns the directory). */
-async function runningServer(): Promise<{ adminUrl: string; adminSecret: string } | null> {
-  if (process.env.DATABASE_URL) return null;
-  try {
-    const lock = JSON.parse(await readFile(resolve(process.env.DATA_DIR ?? '.data', 'server.json'), 'utf8'));
-    process.kill(lock.pid, 0);
-    return lock;
-  } catch {
-    return null;
-  }
-}
-
-const server = await runningServer();
-// A stale lock file (a crashed server whose pid was reused) answers nothing: then open the directory ourselves.
+const server = process.env.DATABASE_URL ? null : await findRunningServer(process.env.DATA_DIR ?? '.data');
 const res =
   server === null
     ? null
@@ -41,10 +27,13 @@ if (res !== null) {
   }
   process.stdout.write(`${body.token}\n`);
 } else {
+  // No server holds the embedded directory: hold it ourselves while minting, so none starts meanwhile.
+  const lock = process.env.DATABASE_URL ? null : await acquireDataDirLock(process.env.DATA_DIR ?? '.data');
   const stores = await openNodeStores(process.env);
   try {
     process.stdout.write(`${await mintToken(stores.handle.db, agent, 'npm run token')}\n`);
   } finally {
     await stores.handle.close();
+    await lock?.release();
   }
 }
