@@ -7,4 +7,11 @@ import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
-export const tools: readonly AnyTool[] = [case_create, case_list, case_get, case_update, case_delete, case_final_text_get];
+export const tools: readonly AnyTool[] = [
+  case_create,
+  case_list,
+  case_get,
+  case_update,
+  case_delete,
+  case_final_text_get,
+];

@@ -27,7 +27,8 @@ export type CaseView = ReturnType<typeof caseView>;
 
 export const caseIdInput = z.uuid().describe('The case id (a UUID returned by case_create or case_list)');
 
-const optionalText = (max: number, what: string) => z.string().trim().min(1).max(max).optional().describe(what);
+const optionalText = (max: number, what: string) =>
+  z.string().trim().min(1).max(max).optional().describe(what);
 
 /** The descriptive fields case_create sets and case_update changes. */
 export const caseFields = {

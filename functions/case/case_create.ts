@@ -53,6 +53,30 @@ export const case_create = defineTool({
         hint: 'A deleted case keeps its number; ask the owner whether to use a distinct number for the new file.',
       });
     }
+    if (!created) {
+      // The durable layer keeps the promise of the request layer: the same number with other details is a
+      // conflict, not a silent "already exists" (the key-value record may be gone after 24 h or a flush).
+      const given: [string, string | undefined, string | null][] = [
+        ['title', input.title, row.title],
+        ['appellant', input.appellant, row.appellant],
+        ['respondent', input.respondent, row.respondent],
+        ['committee', input.committee, row.committee],
+        ['practice_area', input.practice_area, row.practiceArea],
+        ['property_address', input.property_address, row.propertyAddress],
+        ['notes', input.notes, row.notes],
+      ];
+      const different = given.filter(([, sent, stored]) => (sent ?? null) !== stored).map(([name]) => name);
+      if (different.length > 0) {
+        throw new ToolError(
+          'idempotency_key_reuse',
+          `Case number ${input.case_number} already exists with different details (${different.join(', ')})`,
+          {
+            details: { key: input.case_number, case_id: row.id, different },
+            hint: 'Use case_update with this case_id to change the existing case, or repeat its current details.',
+          },
+        );
+      }
+    }
     const view = caseView(row);
     return ok(
       { case: view, created },

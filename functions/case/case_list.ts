@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ilike, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
@@ -7,6 +7,22 @@ import { cases } from '../../src/db/schema/cases.ts';
 import { caseOutcomeInput, caseStatusInput, caseView } from './_shared.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+// The cursor carries created_at to the microsecond as Postgres stores it: a JS Date (milliseconds) would
+// land before the last row of the page and repeat it on the next one.
+const exactCreatedAt = sql<string>`to_char(${cases.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+const isTimestamp = (s: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(s)) return false;
+  // A calendar-valid instant (no hour 25, no Feb 30): the Date round trip of the millisecond part matches.
+  const d = new Date(`${s.slice(0, 23)}Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 23) === s.slice(0, 23);
+};
+const isCursorKey = (key: (string | number)[]) =>
+  key.length === 2 &&
+  typeof key[0] === 'string' &&
+  isTimestamp(key[0]) &&
+  typeof key[1] === 'string' &&
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key[1]);
 
 export const case_list = defineTool({
   name: 'case_list',
@@ -32,7 +48,7 @@ export const case_list = defineTool({
   mutates: false,
   async run({ ctx, input }) {
     const limit = clampLimit(input.limit);
-    const after = decodeCursor('case_list', input.cursor);
+    const after = decodeCursor('case_list', input.cursor, isCursorKey);
     const where: (SQL | undefined)[] = [isNull(cases.deletedAt)];
     if (input.status !== undefined) where.push(eq(cases.status, input.status));
     if (input.outcome !== undefined) where.push(eq(cases.outcome, input.outcome));
@@ -43,16 +59,16 @@ export const case_list = defineTool({
     }
     if (after !== undefined) {
       const [at, id] = after;
-      const atDate = new Date(String(at));
-      where.push(or(gt(cases.createdAt, atDate), and(eq(cases.createdAt, atDate), gt(cases.id, String(id)))));
+      // A row comparison, so the (created_at, id) index serves it.
+      where.push(sql`(${cases.createdAt}, ${cases.id}) > (${at}::timestamptz, ${id}::uuid)`);
     }
     const rows = await ctx.db
-      .select()
+      .select({ ...getTableColumns(cases), cursorAt: exactCreatedAt })
       .from(cases)
       .where(and(...where))
       .orderBy(asc(cases.createdAt), asc(cases.id))
       .limit(limit + 1);
-    const page = toPage('case_list', rows, limit, (r) => [r.createdAt.toISOString(), r.id], caseView);
+    const page = toPage('case_list', rows, limit, (r) => [r.cursorAt, r.id], caseView);
     return page.items.length === 0
       ? empty(page, 'No cases match')
       : ok(page, `${page.items.length} case(s)${page.next_cursor ? '; more on the next page' : ''}`);

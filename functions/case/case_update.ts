@@ -4,7 +4,14 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseFields, caseIdInput, caseOutcomeInput, caseStatusInput, caseView, loadLiveCase } from './_shared.ts';
+import {
+  caseFields,
+  caseIdInput,
+  caseOutcomeInput,
+  caseStatusInput,
+  caseView,
+  loadLiveCase,
+} from './_shared.ts';
 
 export const case_update = defineTool({
   name: 'case_update',
@@ -57,6 +64,9 @@ export const case_update = defineTool({
       .returning();
     const row = rows[0];
     if (row === undefined) throw new ToolError('not_found', `No case with id ${case_id}`);
-    return ok({ case: caseView(row), changed: fields }, `Case ${row.caseNumber} updated (${fields.join(', ')})`);
+    return ok(
+      { case: caseView(row), changed: fields },
+      `Case ${row.caseNumber} updated (${fields.join(', ')})`,
+    );
   },
 });

@@ -55,7 +55,8 @@ export function acceptedTypes(schema: unknown): Set<JsonType> {
 /** Why a parameter schema is ambiguous under C3 (accepts a string and a container or anything), or null. */
 export function ambiguity(types: Set<JsonType>): string | null {
   if (!types.has('string') && !types.has('any')) return null;
-  if (types.has('any')) return 'accepts any JSON value, so a JSON-looking string could be meant as text or as data';
+  if (types.has('any'))
+    return 'accepts any JSON value, so a JSON-looking string could be meant as text or as data';
   if (types.has('array') || types.has('object')) {
     return 'accepts both a string and a container, so a JSON-looking string could be meant as text or as data';
   }
@@ -129,7 +130,9 @@ export function decodeArguments(plan: DecodePlan, raw: unknown): Record<string, 
     if (value === null && !param.required) continue;
     if (typeof value === 'string' && param.parseJsonText) {
       try {
-        decoded[name] = JSON.parse(value);
+        const parsed: unknown = JSON.parse(value);
+        // "null" sent as text for an optional parameter is JSON null, which means "not given" (as above).
+        if (parsed !== null || param.required) decoded[name] = parsed;
       } catch {
         issues.push({
           path: name,

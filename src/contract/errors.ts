@@ -43,7 +43,11 @@ export const errorCatalogue = {
     retryable: true,
     hint: 'Unexpected server error; retry once, then report the request id to the team.',
   },
-  path_outside_root: { http: 400, retryable: false, hint: 'Use an allowed artifact name inside the project.' },
+  path_outside_root: {
+    http: 400,
+    retryable: false,
+    hint: 'Use an allowed artifact name inside the project.',
+  },
   missing_project: { http: 404, retryable: false, hint: 'Bind the project first.' },
   max_active_lanes: { http: 409, retryable: false, hint: 'Park a lane before focusing another.' },
   no_proposal: { http: 409, retryable: false, hint: 'Propose a next step first.' },
@@ -55,8 +59,16 @@ export const errorCatalogue = {
     hint: 'Read the current contract and call again with its version.',
   },
   lease_expired: { http: 401, retryable: false, hint: 'Authorize a new session.' },
-  lease_revoked: { http: 401, retryable: false, hint: 'The contract changed; read it and authorize a new session.' },
-  review_required: { http: 409, retryable: false, hint: 'Record passing evidence for the listed criteria first.' },
+  lease_revoked: {
+    http: 401,
+    retryable: false,
+    hint: 'The contract changed; read it and authorize a new session.',
+  },
+  review_required: {
+    http: 409,
+    retryable: false,
+    hint: 'Record passing evidence for the listed criteria first.',
+  },
   parallel_session_denied: {
     http: 409,
     retryable: true,

@@ -1,22 +1,38 @@
 import { auditLog } from '../db/schema/audit_log.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
-import { type Envelope, ToolResult, errorEnvelope } from './envelope.ts';
-import { ToolError, isToolError } from './errors.ts';
+import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
+import { isToolError, ToolError } from './errors.ts';
 import { checkOwnerGate, type OwnerAck } from './gates.ts';
 import { acquireIdempotency } from './idempotency.ts';
 import type { RateLimiter } from './rate_limit.ts';
 import type { RegisteredTool } from './registry.ts';
 
-const connectionCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', 'EHOSTUNREACH']);
-const connectionMessages = [/connection terminated/i, /pglite is closed/i, /pool after calling end/i, /fetch failed/i];
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  'EHOSTUNREACH',
+]);
+const connectionMessages = [
+  /connection terminated/i,
+  /pglite is closed/i,
+  /pool after calling end/i,
+  /fetch failed/i,
+];
 
 /** True for failures of a backing store (connection refused, server shutting down), as opposed to bugs. */
 export function isDependencyFailure(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') {
-      if (connectionCodes.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) {
+      if (
+        connectionCodes.has(code) ||
+        code.startsWith('08') ||
+        ['57P01', '57P02', '57P03', '53300'].includes(code)
+      ) {
         return true;
       }
     }
@@ -28,7 +44,11 @@ export function isDependencyFailure(error: unknown): boolean {
 }
 
 /** The one place errors become envelopes: internals go to the log, never to the caller. */
-export function errorToEnvelope(error: unknown, ctx: Pick<ToolContext, 'requestId' | 'log'>, tool: string): Envelope {
+export function errorToEnvelope(
+  error: unknown,
+  ctx: Pick<ToolContext, 'requestId' | 'log'>,
+  tool: string,
+): Envelope {
   if (isToolError(error)) {
     if (error.code === 'dependency_unavailable') {
       ctx.log.warn('dependency unavailable', { tool, cause: String(error.cause ?? error.message) });
@@ -37,9 +57,13 @@ export function errorToEnvelope(error: unknown, ctx: Pick<ToolContext, 'requestI
   }
   if (isDependencyFailure(error)) {
     ctx.log.warn('dependency unavailable', { tool, cause: String(error) });
-    return errorEnvelope('dependency_unavailable', 'A backing store is unreachable; nothing partial was written.', {
-      details: { request_id: ctx.requestId },
-    });
+    return errorEnvelope(
+      'dependency_unavailable',
+      'A backing store is unreachable; nothing partial was written.',
+      {
+        details: { request_id: ctx.requestId },
+      },
+    );
   }
   ctx.log.error('internal error', {
     tool,
@@ -84,7 +108,12 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
       });
     }
     const input = decodeArguments(tool.plan, args);
-    if (def.ownerGate) ack = checkOwnerGate(def.name, input);
+    if (def.ownerGate) {
+      // The audit row records what was given even when the gate refuses: an attempt is worth knowing about.
+      const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
+      ack = { ack: input.owner_ack === true, reason: reason === '' ? null : reason };
+      ack = checkOwnerGate(def.name, input);
+    }
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
       key = def.idempotencyKey(input);
       const slot = await acquireIdempotency(ctx.kv, { agent: ctx.agent, tool: def.name, key, args: input });

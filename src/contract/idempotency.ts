@@ -22,24 +22,30 @@ const kvFailure = (e: unknown) =>
     cause: e,
   });
 
+/** The store key of one (agent, tool, key) scope; the natural key is hashed so any length and alphabet fit. */
+export async function idempotencyKvKey(scope: { agent: string; tool: string; key: string }): Promise<string> {
+  return `idem:v1:${scope.agent}:${scope.tool}:${await sha256Hex(scope.key)}`;
+}
+
 /**
  * C4, request layer: per (agent, tool, key) the store holds the in-flight lock or the finished result.
  * A duplicate in flight gets `in_progress`; a finished one is replayed; the same key with other
  * arguments is `idempotency_key_reuse`. Validation failures never get here, so they are never stored.
+ * `lockTtlMs` shortens the in-flight lock (tests of a crashed holder); the default is LOCK_TTL_MS.
  */
 export async function acquireIdempotency(
   kv: KvStore,
   scope: { agent: string; tool: string; key: string; args: Record<string, unknown> },
+  options: { lockTtlMs?: number } = {},
 ): Promise<IdempotencySlot> {
-  const [keyHash, fingerprint] = await Promise.all([
-    sha256Hex(scope.key),
+  const [kvKey, fingerprint] = await Promise.all([
+    idempotencyKvKey(scope),
     sha256Hex(stableStringify(scope.args)),
   ]);
-  const kvKey = `idem:v1:${scope.agent}:${scope.tool}:${keyHash}`;
   const lock = JSON.stringify({ s: 'run', t: randomToken(16), f: fingerprint } satisfies Record_);
   let claim: Awaited<ReturnType<KvStore['claim']>>;
   try {
-    claim = await kv.claim(kvKey, lock, LOCK_TTL_MS);
+    claim = await kv.claim(kvKey, lock, options.lockTtlMs ?? LOCK_TTL_MS);
   } catch (e) {
     throw kvFailure(e);
   }

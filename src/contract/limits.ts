@@ -6,7 +6,9 @@ export const MAX_LIMIT = 200;
 
 /** C6: clamp, never refuse; the response says the limit it applied. */
 export const clampLimit = (limit: number | undefined): number =>
-  Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit ?? DEFAULT_LIMIT)));
+  limit === undefined || Number.isNaN(limit)
+    ? DEFAULT_LIMIT
+    : Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit)));
 
 /** The `limit` and `cursor` parameters every list/search tool declares (spread into its input). */
 export const pageInput = {
@@ -41,18 +43,36 @@ export function encodeCursor(tool: string, key: CursorKey): string {
   return toBase64Url(JSON.stringify({ t: tool, k: key }));
 }
 
-export function decodeCursor(tool: string, cursor: string | undefined): CursorKey | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  try {
-    const parsed = JSON.parse(fromBase64Url(cursor)) as { t?: unknown; k?: unknown };
-    if (parsed.t === tool && Array.isArray(parsed.k)) return parsed.k as CursorKey;
-  } catch {
-    // fall through to the error below
-  }
-  throw new ToolError('invalid_args', `cursor is not one that ${tool} issued`, {
+/** The error for a cursor the tool did not issue (garbled, another tool's, or with a key of the wrong shape). */
+export function invalidCursor(tool: string): ToolError {
+  return new ToolError('invalid_args', `cursor is not one that ${tool} issued`, {
     details: { issues: [{ path: 'cursor', message: 'unrecognised cursor' }] },
     hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page.',
   });
+}
+
+const isKeyPart = (v: unknown): v is string | number =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * Reads a cursor back. `isKey` checks the key's shape, so a forged cursor is refused here as
+ * invalid_args instead of reaching the query as garbage (and failing there as an internal error).
+ */
+export function decodeCursor(
+  tool: string,
+  cursor: string | undefined,
+  isKey: (key: CursorKey) => boolean = () => true,
+): CursorKey | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  let parsed: { t?: unknown; k?: unknown } | undefined;
+  try {
+    parsed = JSON.parse(fromBase64Url(cursor)) as { t?: unknown; k?: unknown };
+  } catch {
+    // refused below
+  }
+  const key = parsed?.k;
+  if (parsed?.t === tool && Array.isArray(key) && key.every(isKeyPart) && isKey(key)) return key;
+  throw invalidCursor(tool);
 }
 
 export interface Page<T> {

@@ -38,7 +38,8 @@ export function nameProblem(name: string): string | null {
   if (parts.some((p) => p === '')) return `"${name}" has an empty segment`;
   // Two seed families keep their own shape: search is one tool per corpus; governance keeps HAI's names.
   if (parts[0] === 'search') return parts.length === 2 ? null : `search tools are named search_<corpus>`;
-  if (parts[0] === 'hai') return parts.length >= 2 ? null : `governance tools are named hai_<verb>[_<object>]`;
+  if (parts[0] === 'hai')
+    return parts.length >= 2 ? null : `governance tools are named hai_<verb>[_<object>]`;
   if (parts.length < 2) return `"${name}" must be <family>_[<object>_]<verb>`;
   const verb = parts[parts.length - 1] as string;
   if (!(toolVerbs as readonly string[]).includes(verb)) {

@@ -7,7 +7,11 @@ export interface RateLimiter {
   take(agent: string): number;
 }
 
-export function createRateLimiter(opts: { perSecond: number; burst: number; now?: () => number }): RateLimiter {
+export function createRateLimiter(opts: {
+  perSecond: number;
+  burst: number;
+  now?: () => number;
+}): RateLimiter {
   const now = opts.now ?? Date.now;
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { ambiguity, type DecodePlan, planDecoding } from './decode.ts';
 import type { AnyTool } from './define.ts';
-import { type DecodePlan, ambiguity, planDecoding } from './decode.ts';
 import { envelopeJsonSchema } from './envelope.ts';
 import { ownerGateInput } from './gates.ts';
 import { familyOf, nameProblem, verbOf } from './naming.ts';
@@ -78,13 +78,21 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
     const nameIssue = nameProblem(tool);
     if (nameIssue !== null) problems.push({ tool, rule: 'C2', problem: nameIssue });
     if (def.description.trim().length < 40) {
-      problems.push({ tool, rule: 'docs', problem: 'needs a description written for a model (40+ characters)' });
+      problems.push({
+        tool,
+        rule: 'docs',
+        problem: 'needs a description written for a model (40+ characters)',
+      });
     }
     let plan: DecodePlan | undefined;
     try {
       plan = planDecoding(inputObject(def));
     } catch (e) {
-      problems.push({ tool, rule: 'C3', problem: `its input schema cannot be expressed as JSON Schema: ${String(e)}` });
+      problems.push({
+        tool,
+        rule: 'C3',
+        problem: `its input schema cannot be expressed as JSON Schema: ${String(e)}`,
+      });
     }
     const properties = (plan?.jsonSchema.properties ?? {}) as Record<string, { description?: unknown }>;
     for (const param of Object.keys(def.input)) {
@@ -104,10 +112,18 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
       problems.push({ tool, rule: 'C4', problem: 'is read-only but declares an idempotencyKey' });
     }
     if (def.ownerGate && def.mutates === false) {
-      problems.push({ tool, rule: 'C7', problem: 'is owner-gated but read-only; gates guard consequential changes' });
+      problems.push({
+        tool,
+        rule: 'C7',
+        problem: 'is owner-gated but read-only; gates guard consequential changes',
+      });
     }
     if (isListing(tool) && !('limit' in def.input && 'cursor' in def.input)) {
-      problems.push({ tool, rule: 'C6', problem: 'lists or searches but does not take both limit and cursor' });
+      problems.push({
+        tool,
+        rule: 'C6',
+        problem: 'lists or searches but does not take both limit and cursor',
+      });
     }
   }
   for (const def of defs) {
@@ -121,7 +137,11 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
         problem: `extracts but names no registered read counterpart${counterpart ? ` ("${counterpart}" is not registered)` : ''}`,
       });
     } else if (read.mutates !== false) {
-      problems.push({ tool: def.name, rule: 'C5', problem: `its read counterpart "${counterpart}" is not read-only` });
+      problems.push({
+        tool: def.name,
+        rule: 'C5',
+        problem: `its read counterpart "${counterpart}" is not read-only`,
+      });
     }
   }
   return problems;

@@ -1,14 +1,16 @@
 import {
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agentForToken } from '../auth/tokens.ts';
 import type { Logger, ToolContext } from '../contract/define.ts';
-import { type Envelope, errorEnvelope } from '../contract/envelope.ts';
+import { type Envelope, type ErrorEnvelope, errorEnvelope } from '../contract/envelope.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { callTool, errorToEnvelope } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
@@ -65,11 +67,33 @@ export function createApp(options: AppOptions) {
     serverInfo: { name: 'chambers', version: options.version },
     instructions: SERVER_INSTRUCTIONS,
     rateLimiter: options.rateLimiter,
+    log,
   });
+  // A refusal before any tool runs. On /mcp it is a JSON-RPC error object, the shape of every other
+  // transport rejection there (405, 403, 415, parse errors) and what an MCP client reports; elsewhere it is
+  // the envelope. Either way the HTTP status is the code's and the code is in the body.
+  const refuse = (c: Context, envelope: ErrorEnvelope) => {
+    const status = errorCatalogue[envelope.error.code].http as ContentfulStatusCode;
+    if (c.req.path !== '/mcp') return c.json(envelope, status);
+    const { code, message, details, hint } = envelope.error;
+    return c.json(
+      {
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: -32000,
+          message,
+          data: { code, ...(details ? { details } : {}), ...(hint ? { hint } : {}) },
+        },
+      },
+      status,
+    );
+  };
   // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
   const authCache = new Map<string, { agent: string; until: number }>();
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
-  const allowedHosts = config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [];
+  const allowedHosts =
+    config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [];
 
   const app = new Hono<{ Variables: Vars }>();
 
@@ -98,7 +122,10 @@ export function createApp(options: AppOptions) {
         check(() => services.kv.ping()),
       ]);
       const healthy = db === 'up' && kv === 'up';
-      return c.json({ ok: healthy, db, kv: { status: kv, kind: services.kv.kind }, version: options.version }, healthy ? 200 : 503);
+      return c.json(
+        { ok: healthy, db, kv: { status: kv, kind: services.kv.kind }, version: options.version },
+        healthy ? 200 : 503,
+      );
     } finally {
       await services.release?.();
     }
@@ -149,7 +176,7 @@ export function createApp(options: AppOptions) {
     } catch (e) {
       await release();
       const envelope = errorToEnvelope(e, { requestId: c.get('requestId'), log: c.get('log') }, 'auth');
-      return c.json(envelope, envelope.ok ? 200 : errorCatalogue[envelope.error.code].http);
+      return envelope.ok ? c.json(envelope) : refuse(c, envelope);
     }
     try {
       await next();
@@ -167,14 +194,15 @@ export function createApp(options: AppOptions) {
     }
   };
 
+  // Capped before any parsing or hashing; a body without Content-Length is counted as it streams.
   const limit = bodyLimit({
     maxSize: config.maxBodyBytes,
     onError: (c) =>
-      c.json(
+      refuse(
+        c,
         errorEnvelope('payload_too_large', `The request body exceeds ${config.maxBodyBytes} bytes.`, {
           details: { max_bytes: config.maxBodyBytes },
         }),
-        413,
       ),
   });
 
@@ -216,9 +244,13 @@ export function createApp(options: AppOptions) {
       );
     }
     const type = c.req.header('content-type') ?? '';
-    if (!/^application\/json\b/i.test(type)) {
+    // The same media-type test as /mcp: "application/json-patch+json" or "application/jsonx" is not JSON.
+    if (!isJsonContentType(type)) {
       return reply(
-        errorEnvelope('unsupported_media_type', `Send the arguments as application/json, not "${type || 'nothing'}".`),
+        errorEnvelope(
+          'unsupported_media_type',
+          `Send the arguments as application/json, not "${type || 'nothing'}".`,
+        ),
       );
     }
     let args: unknown;
@@ -236,8 +268,10 @@ export function createApp(options: AppOptions) {
       grants: options.grants.get(agent) ?? new Set(),
       rateLimiter: options.rateLimiter,
     });
-    if (!envelope.ok && envelope.error.code === 'rate_limited') {
-      const ms = Number(envelope.error.details?.retry_after_ms ?? 1000);
+    // Every retryable refusal that says when to retry (rate_limited, in_progress) says it in HTTP too.
+    const retryAfterMs = envelope.ok ? undefined : envelope.error.details?.retry_after_ms;
+    if (!envelope.ok && (envelope.error.code === 'rate_limited' || typeof retryAfterMs === 'number')) {
+      const ms = typeof retryAfterMs === 'number' ? retryAfterMs : 1000;
       c.header('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
     }
     return reply(envelope);
@@ -247,8 +281,12 @@ export function createApp(options: AppOptions) {
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((e, c) => {
-    const envelope = errorToEnvelope(e, { requestId: c.get('requestId') ?? 'unknown', log: c.get('log') ?? log }, 'http');
-    return c.json(envelope, envelope.ok ? 200 : (errorCatalogue[envelope.error.code].http as 500));
+    const envelope = errorToEnvelope(
+      e,
+      { requestId: c.get('requestId') ?? 'unknown', log: c.get('log') ?? log },
+      'http',
+    );
+    return envelope.ok ? c.json(envelope) : refuse(c, envelope);
   });
 
   return app;

@@ -1,13 +1,13 @@
 import {
+  createMcpHandler,
   type ListToolsResult,
   ProtocolError,
   ProtocolErrorCode,
   Server,
   type Tool,
-  createMcpHandler,
 } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
-import type { ToolContext } from '../contract/define.ts';
+import type { Logger, ToolContext } from '../contract/define.ts';
 import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
@@ -27,6 +27,8 @@ export interface McpEndpointOptions {
   serverInfo: { name: string; version: string };
   instructions?: string;
   rateLimiter?: RateLimiter;
+  /** Where the SDK's transport-level rejections (bad JSON-RPC, wrong headers) are reported. */
+  log?: Logger;
 }
 
 const STATE = 'chambers';
@@ -47,7 +49,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     if (listing === undefined) {
       const granted = options.grants.get(agent) ?? new Set<string>();
       // Our listings are JSON Schema objects built by the registry; the SDK's type narrows the same shape.
-      const tools = registry.tools.filter((t) => granted.has(t.def.name)).map((t) => t.listing as unknown as Tool);
+      const tools = registry.tools
+        .filter((t) => granted.has(t.def.name))
+        .map((t) => t.listing as unknown as Tool);
       listing = { tools };
       listings.set(agent, listing);
     }
@@ -57,7 +61,8 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const handler = createMcpHandler(
     ({ authInfo }) => {
       const state = authInfo?.extra?.[STATE] as McpCallState | undefined;
-      if (state === undefined) throw new Error('MCP request reached the binding without an authenticated caller');
+      if (state === undefined)
+        throw new Error('MCP request reached the binding without an authenticated caller');
       const server = new Server(options.serverInfo, {
         capabilities: { tools: { listChanged: false } },
         jsonSchemaValidator,
@@ -75,7 +80,11 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           progress:
             progressToken === undefined
               ? noProgress
-              : (update) => mcp.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }),
+              : (update) =>
+                  mcp.mcpReq.notify({
+                    method: 'notifications/progress',
+                    params: { progressToken, ...update },
+                  }),
         };
         const envelope = await callTool({
           tool,
@@ -95,12 +104,21 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       });
       return server;
     },
-    { legacy: 'stateless', onerror: (e) => console.error(JSON.stringify({ level: 'warn', msg: 'mcp', error: String(e) })) },
+    {
+      legacy: 'stateless',
+      // Through the app's logger (level, sink, JSON lines) rather than straight to stderr.
+      onerror: (e) =>
+        options.log === undefined
+          ? console.error(JSON.stringify({ level: 'warn', msg: 'mcp', error: String(e) }))
+          : options.log.warn('mcp transport', { error: String(e) }),
+    },
   );
 
   return {
     listFor,
     fetch: (request: Request, state: McpCallState): Promise<Response> =>
-      handler.fetch(request, { authInfo: { token: '', clientId: state.agent, scopes: [], extra: { [STATE]: state } } }),
+      handler.fetch(request, {
+        authInfo: { token: '', clientId: state.agent, scopes: [], extra: { [STATE]: state } },
+      }),
   };
 }

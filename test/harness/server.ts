@@ -3,6 +3,7 @@
  * database (PGlite or the local PostgreSQL) and a KV store (Postgres table or Upstash via the bridge),
  * with one token per agent, and the official MCP client to talk to it.
  */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -64,7 +65,9 @@ const realAgents = () => {
  * The real agents of agents/*.md with extra grants (fixture tools). Each extra tool is also named in
  * the agent's instructions, so the INV-TOOL6 check (no grant without a mention) still holds.
  */
-export async function agentsWithGrants(extra: Partial<Record<AgentName, readonly string[]>>): Promise<AgentRegistry> {
+export async function agentsWithGrants(
+  extra: Partial<Record<AgentName, readonly string[]>>,
+): Promise<AgentRegistry> {
   const agents = new Map(await realAgents());
   for (const [name, tools] of Object.entries(extra) as [AgentName, readonly string[]][]) {
     const agent = agents.get(name);
@@ -94,7 +97,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     kv = createPostgresKv(db.db);
   }
   const env = { LOG_LEVEL: options.logLines ? 'info' : 'silent', RATE_LIMIT_PER_SECOND: '0', ...options.env };
-  const agents = options.agents ?? (options.grants ? await agentsWithGrants(options.grants) : await realAgents());
+  const agents =
+    options.agents ?? (options.grants ? await agentsWithGrants(options.grants) : await realAgents());
   const { app } = createChambers({
     agents,
     env,
@@ -108,7 +112,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   cleanups.unshift(
     () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
+        // serve() types its result as any Node server; ours is HTTP/1, which can drop idle keep-alives.
+        (server as Server).closeAllConnections();
         server.close(() => resolve());
       }),
   );
@@ -173,4 +178,13 @@ export function expectOk<T = Record<string, unknown>>(envelope: Envelope): T {
 
 export function errorCode(envelope: Envelope): string | undefined {
   return envelope.ok ? undefined : envelope.error.code;
+}
+
+/** A promise with its resolve function outside (Promise.withResolvers is past the project's ES2023 lib). */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }

@@ -1,0 +1,275 @@
+// The registry refuses every contract rule it enforces (naming the tool and the rule), accepts the real
+// catalogue, and derives what tools/list shows: annotations, a closed input schema, a stable order.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tools } from '../../functions/index.ts';
+import { type AnyTool, defineTool } from '../../src/contract/define.ts';
+import { envelopeJsonSchema } from '../../src/contract/envelope.ts';
+import { pageInput } from '../../src/contract/limits.ts';
+import { toolVerbs } from '../../src/contract/naming.ts';
+import { buildRegistry, checkTools, deriveAnnotations, RegistryError } from '../../src/contract/registry.ts';
+
+const DESCRIPTION = 'A fixture tool used by the registry tests; long enough to count as written for a model.';
+const run = async () => ({});
+
+const read = (name: string, input: AnyTool['input'] = {}, extra: Partial<AnyTool> = {}): AnyTool =>
+  defineTool({ name, description: DESCRIPTION, input, mutates: false, run, ...extra });
+const write = (name: string, input: AnyTool['input'] = {}, extra: Partial<AnyTool> = {}): AnyTool =>
+  defineTool({
+    name,
+    description: DESCRIPTION,
+    input,
+    mutates: 'write',
+    idempotencyKey: () => 'k',
+    run,
+    ...extra,
+  });
+const text = z.string().max(10).describe('Some text');
+
+/** Builds the registry and returns its refusal, failing if it was accepted. */
+function refusal(defs: AnyTool[]): RegistryError {
+  try {
+    buildRegistry(defs);
+  } catch (e) {
+    if (e instanceof RegistryError) return e;
+    throw e;
+  }
+  throw new Error('the registry accepted tools that break the contract');
+}
+
+/** Expects exactly the listed (tool, rule) problems, with a problem text matching each pattern. */
+function expectProblems(defs: AnyTool[], expected: [string, string, RegExp][]) {
+  const e = refusal(defs);
+  expect(e.problems.map((p) => [p.tool, p.rule])).toEqual(expected.map(([tool, rule]) => [tool, rule]));
+  for (const [i, [tool, rule, pattern]] of expected.entries()) {
+    expect(e.problems[i]?.problem).toMatch(pattern);
+    // The thrown message names the tool and the rule, so a failed start-up says what to fix.
+    expect(e.message).toContain(`${tool} [${rule}]`);
+  }
+}
+
+describe('registry: C2 names', () => {
+  it('refuses names that break the pattern', () => {
+    for (const name of [
+      'Case_get',
+      'ca',
+      'case-get',
+      '1case_get',
+      'case get',
+      `case_${'x'.repeat(60)}_get`,
+    ]) {
+      expectProblems([read(name)], [[name, 'C2', /must match/]]);
+    }
+    expectProblems([read('case__get')], [['case__get', 'C2', /empty segment/]]);
+  });
+
+  it('refuses a last segment that is not a verb from the closed list', () => {
+    expectProblems([read('case_fetch')], [['case_fetch', 'C2', /closed list.*not "fetch"/]]);
+    expectProblems([read('case_get_all')], [['case_get_all', 'C2', /not "all"/]]);
+    expectProblems([read('precedent_search_library')], [['precedent_search_library', 'C2', /not "library"/]]);
+    expectProblems([read('caseget')], [['caseget', 'C2', /<family>_\[<object>_\]<verb>/]]);
+  });
+
+  it('keeps the two seed families: search_<corpus> and hai_<verb>[_<object>]', () => {
+    const searchInput = { query: text, ...pageInput };
+    expect(() =>
+      buildRegistry([read('search_case', searchInput), read('hai_status'), read('hai_get_next_step')]),
+    ).not.toThrow();
+    expectProblems(
+      [read('search_case_documents', searchInput)],
+      [['search_case_documents', 'C2', /search_<corpus>/]],
+    );
+  });
+
+  it('refuses a name registered twice', () => {
+    expectProblems([read('case_get'), read('case_get')], [['case_get', 'C2', /registered twice/]]);
+  });
+
+  it('accepts every verb of the closed list', () => {
+    const defs = toolVerbs.map((verb) =>
+      verb === 'list' ? read(`thing_${verb}`, { ...pageInput }) : read(`thing_${verb}`),
+    );
+    const extract = defs.find((d) => d.name === 'thing_extract');
+    if (extract) extract.readCounterpart = 'thing_list';
+    expect(checkTools(defs)).toEqual([]);
+  });
+});
+
+describe('registry: C3 ambiguous parameters', () => {
+  it('refuses a parameter that accepts a string and a container, or anything', () => {
+    const cases: [string, z.ZodType][] = [
+      ['union', z.union([z.string(), z.array(z.string())])],
+      ['union_object', z.union([z.string(), z.object({ a: z.number() })])],
+      ['any', z.any()],
+      ['unknown', z.unknown()],
+      ['json', z.json()],
+    ];
+    for (const [param, schema] of cases) {
+      const tool = 'thing_get';
+      expectProblems(
+        [read(tool, { [param]: schema.describe('ambiguous') })],
+        [[tool, 'C3', new RegExp(`"${param}"`)]],
+      );
+    }
+    expect(refusal([read('thing_get', { v: z.any().describe('x') })]).problems[0]?.problem).toMatch(
+      /any JSON value/,
+    );
+    expect(
+      refusal([read('thing_get', { v: z.union([z.string(), z.array(z.string())]).describe('x') })])
+        .problems[0]?.problem,
+    ).toMatch(/string and a container/);
+  });
+
+  it('accepts a string with null, a number, or an enum; and a container of anything', () => {
+    expect(
+      checkTools([
+        read('thing_get', {
+          a: z.string().nullable().optional().describe('text or null'),
+          b: z.union([z.string(), z.number()]).describe('text or number'),
+          c: z.enum(['x', 'y']).describe('enum'),
+          d: z.array(z.json()).describe('any items'),
+          e: z.record(z.string(), z.unknown()).describe('any values'),
+        }),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe('registry: C4, C5, C6, C7 and descriptions', () => {
+  it('C4: refuses a mutating tool without an idempotencyKey (and a read-only one with a key)', () => {
+    const keyless = defineTool({
+      name: 'thing_create',
+      description: DESCRIPTION,
+      input: {},
+      mutates: 'write',
+      run,
+    });
+    expectProblems([keyless], [['thing_create', 'C4', /no idempotencyKey/]]);
+    const destructive = defineTool({
+      name: 'thing_delete',
+      description: DESCRIPTION,
+      input: {},
+      mutates: 'destructive',
+      run,
+    });
+    expectProblems([destructive], [['thing_delete', 'C4', /no idempotencyKey/]]);
+    expectProblems(
+      [read('thing_get', {}, { idempotencyKey: () => 'k' })],
+      [['thing_get', 'C4', /read-only/]],
+    );
+  });
+
+  it('C5: refuses an *_extract tool without a registered, read-only counterpart', () => {
+    const extract = (counterpart?: string) =>
+      write('claim_extract', {}, counterpart === undefined ? {} : { readCounterpart: counterpart });
+    const list = read('claim_list', { ...pageInput });
+    expectProblems([extract(), list], [['claim_extract', 'C5', /names no registered read counterpart/]]);
+    expectProblems([extract('claim_get'), list], [['claim_extract', 'C5', /"claim_get" is not registered/]]);
+    expectProblems(
+      [extract('claim_record'), list, write('claim_record')],
+      [['claim_extract', 'C5', /"claim_record" is not read-only/]],
+    );
+    expect(checkTools([extract('claim_list'), list])).toEqual([]);
+  });
+
+  it('C6: refuses a *_list or search_* tool without both limit and cursor', () => {
+    expectProblems([read('thing_list')], [['thing_list', 'C6', /limit and cursor/]]);
+    expectProblems(
+      [read('thing_list', { limit: pageInput.limit })],
+      [['thing_list', 'C6', /limit and cursor/]],
+    );
+    expectProblems(
+      [read('search_style', { query: text, cursor: pageInput.cursor })],
+      [['search_style', 'C6', /limit and cursor/]],
+    );
+    expect(checkTools([read('thing_list', { ...pageInput })])).toEqual([]);
+  });
+
+  it('C7: refuses an owner gate on a read-only tool', () => {
+    expectProblems(
+      [read('thing_get', {}, { ownerGate: true })],
+      [['thing_get', 'C7', /owner-gated but read-only/]],
+    );
+  });
+
+  it('refuses a parameter without .describe() and a description too short for a model', () => {
+    expectProblems(
+      [read('thing_get', { id: z.string() })],
+      [['thing_get', 'docs', /"id" has no \.describe\(\)/]],
+    );
+    expectProblems(
+      [read('thing_get', { id: z.string().optional() })],
+      [['thing_get', 'docs', /"id" has no \.describe\(\)/]],
+    );
+    expectProblems(
+      [read('thing_get', {}, { description: 'Gets a thing.' })],
+      [['thing_get', 'docs', /40\+ characters/]],
+    );
+  });
+
+  it('reports every problem of every tool at once', () => {
+    const e = refusal([
+      read('Bad'),
+      defineTool({
+        name: 'thing_create',
+        description: 'short',
+        input: { v: z.any() },
+        mutates: 'write',
+        run,
+      }),
+    ]);
+    expect(e.problems.map((p) => `${p.tool}:${p.rule}`).sort()).toEqual(
+      ['Bad:C2', 'thing_create:C3', 'thing_create:C4', 'thing_create:docs', 'thing_create:docs'].sort(),
+    );
+  });
+});
+
+describe('registry: the real catalogue', () => {
+  const registry = buildRegistry(tools);
+
+  it('passes every check', () => {
+    expect(checkTools(tools)).toEqual([]);
+    expect(registry.tools).toHaveLength(tools.length);
+  });
+
+  it('lists tools in a stable order sorted by name, whatever the input order', () => {
+    const names = registry.tools.map((t) => t.def.name);
+    expect(names).toEqual([...names].sort());
+    expect(buildRegistry([...tools].reverse()).tools.map((t) => t.def.name)).toEqual(names);
+    expect(registry.get('case_get')?.def.name).toBe('case_get');
+    expect(registry.get('case_nope')).toBeUndefined();
+  });
+
+  it('derives the annotations from the definition', () => {
+    const annotations = Object.fromEntries(registry.tools.map((t) => [t.def.name, t.listing.annotations]));
+    const common = { idempotentHint: true, openWorldHint: false };
+    expect(annotations.case_get).toMatchObject({ readOnlyHint: true, destructiveHint: false, ...common });
+    expect(annotations.case_list).toMatchObject({ readOnlyHint: true, destructiveHint: false, ...common });
+    expect(annotations.case_final_text_get).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      ...common,
+    });
+    expect(annotations.case_create).toMatchObject({ readOnlyHint: false, destructiveHint: false, ...common });
+    expect(annotations.case_update).toMatchObject({ readOnlyHint: false, destructiveHint: false, ...common });
+    expect(annotations.case_delete).toMatchObject({ readOnlyHint: false, destructiveHint: true, ...common });
+    for (const t of registry.tools) {
+      expect(t.listing.annotations).toEqual(deriveAnnotations(t.def));
+      expect(t.listing.annotations.title).toBe(t.def.title);
+    }
+  });
+
+  it('advertises closed input schemas, the envelope as output schema, and the gate parameters', () => {
+    for (const t of registry.tools) {
+      expect(t.listing.inputSchema.type).toBe('object');
+      expect(t.listing.inputSchema.additionalProperties, t.def.name).toBe(false);
+      expect(t.listing.inputSchema.$schema).toBeUndefined();
+      expect(t.listing.outputSchema).toBe(envelopeJsonSchema);
+      const props = t.listing.inputSchema.properties as Record<string, unknown>;
+      expect(Object.keys(props).includes('owner_ack'), t.def.name).toBe(t.def.ownerGate === true);
+      expect(Object.keys(props).includes('reason'), t.def.name).toBe(t.def.ownerGate === true);
+    }
+    expect(registry.get('case_delete')?.listing.inputSchema.required).toEqual(['case_id']);
+    expect(registry.get('case_create')?.listing.inputSchema.required).toEqual(['case_number', 'title']);
+  });
+});

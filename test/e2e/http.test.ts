@@ -1,0 +1,465 @@
+// The HTTP level with plain fetch: auth challenges, Origin checks, the body cap (before any parsing, with
+// and without Content-Length), 405 for the methods the transport does not serve, the plain JSON route's
+// statuses for every error code it can return, Retry-After, request ids and /healthz.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { tools } from '../../functions/index.ts';
+import { defineTool } from '../../src/contract/define.ts';
+import type { Envelope } from '../../src/contract/envelope.ts';
+import { errorCatalogue } from '../../src/contract/errors.ts';
+import { cases } from '../../src/db/schema/cases.ts';
+import { deferred, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+
+const MAX_BODY = 4096;
+
+let latch = deferred();
+let entered = deferred();
+const probe_latch_run = defineTool({
+  name: 'probe_latch_run',
+  description: 'Test fixture: a mutation that blocks until the test releases it, to observe in_progress.',
+  input: { key: z.string().max(50).describe('The idempotency key') },
+  mutates: 'write',
+  idempotencyKey: (input) => input.key,
+  async run({ input }) {
+    entered.resolve();
+    await latch.promise;
+    return { key: input.key };
+  },
+});
+
+const probe_failure_run = defineTool({
+  name: 'probe_failure_run',
+  description:
+    'Test fixture: runs a query against a table that does not exist, to provoke an internal error.',
+  input: {},
+  mutates: false,
+  async run({ ctx }) {
+    await ctx.db.execute(sql.raw('select 1 from hidden_internal_table'));
+    return {};
+  },
+});
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fetch', version: '1' } },
+});
+const listTools = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+/** A body sent without Content-Length (Transfer-Encoding: chunked), in pieces. */
+function chunked(text: string, pieces = 4): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const size = Math.ceil(bytes.length / pieces);
+  let offset = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (offset >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(offset, offset + size));
+      offset += size;
+    },
+  });
+}
+
+describe('HTTP level', () => {
+  let s: TestServer;
+  const auth = (agent: 'ceo' | 'analyst' | 'qa' = 'ceo') => ({ Authorization: `Bearer ${s.tokens[agent]}` });
+  const v1 = (
+    tool: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    agent: 'ceo' | 'analyst' = 'ceo',
+  ) =>
+    fetch(`${s.url}/v1/tools/${tool}`, {
+      method: 'POST',
+      headers: { ...auth(agent), 'Content-Type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const caseCount = async (caseNumber: string) =>
+    (await s.db.db.select().from(cases).where(eq(cases.caseNumber, caseNumber))).length;
+
+  beforeAll(async () => {
+    s = await startTestServer({
+      tools: [...tools, probe_latch_run, probe_failure_run],
+      grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
+      env: { ALLOWED_ORIGINS: 'app.example, chambers.example', MAX_BODY_BYTES: String(MAX_BODY) },
+    });
+  });
+  afterAll(async () => s?.close());
+
+  describe('401 with WWW-Authenticate', () => {
+    const attempts: [string, Record<string, string>][] = [
+      ['no Authorization header', {}],
+      ['an empty bearer', { Authorization: 'Bearer ' }],
+      [
+        'a token that was never minted',
+        { Authorization: 'Bearer chm_0000000000000000000000000000000000000000000' },
+      ],
+      ['a malformed token', { Authorization: 'Bearer not-a-token' }],
+      ['another scheme', { Authorization: 'Basic Y2VvOmNlbw==' }],
+    ];
+    it.each(attempts)('/mcp refuses %s', async (_, headers) => {
+      const res = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...headers },
+        body: initialize,
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="chambers", error="invalid_token"/);
+      expect(await res.json()).toMatchObject({ error: 'invalid_token' });
+    });
+    it.each(attempts)('/v1/tools refuses %s', async (_, headers) => {
+      const res = await fetch(`${s.url}/v1/tools/case_list`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: '{}',
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      const list = await fetch(`${s.url}/v1/tools`, { headers });
+      expect(list.status).toBe(401);
+    });
+    it.each(['legacy', 'modern'] as const)(
+      'the official client cannot connect with a bad token [%s era]',
+      async (era) => {
+        const connecting = s.connect('ceo', {
+          era,
+          headers: { Authorization: 'Bearer chm_0000000000000000000000000000000000000000000' },
+        });
+        await expect(connecting).rejects.toThrow(/401|unauthori[sz]ed|invalid_token/i);
+      },
+    );
+    it('a valid token passes', async () => {
+      const res = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...auth() },
+        body: initialize,
+      });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('Origin', () => {
+    it.each(['https://evil.example', 'http://app.example.evil.example', 'null'])(
+      '403 for Origin %s, even with a valid token',
+      async (origin) => {
+        const res = await fetch(s.mcpUrl, {
+          method: 'POST',
+          headers: { ...mcpHeaders, ...auth(), Origin: origin },
+          body: listTools,
+        });
+        expect(res.status).toBe(403);
+        const json = await v1('case_list', {}, { Origin: origin });
+        expect(json.status).toBe(403);
+      },
+    );
+    it.each([
+      'https://app.example',
+      'https://chambers.example',
+      'http://localhost:5173',
+      'http://127.0.0.1:8080',
+    ])('200 for the allowed Origin %s', async (origin) => {
+      const res = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...auth(), Origin: origin },
+        body: listTools,
+      });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('case_create');
+    });
+  });
+
+  describe('413 past the body cap, before parsing', () => {
+    const oversized = 'x'.repeat(MAX_BODY + 1);
+    const tooBigCall = (caseNumber: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: {
+          name: 'case_create',
+          arguments: { case_number: caseNumber, title: 't', notes: 'n'.repeat(MAX_BODY) },
+        },
+      });
+
+    it('an oversized body that is not even JSON is 413, not a parse error', async () => {
+      const post = (url: string) =>
+        fetch(url, { method: 'POST', headers: { ...mcpHeaders, ...auth() }, body: oversized });
+      // /mcp answers as JSON-RPC, like its other transport rejections; /v1 answers with the envelope.
+      const mcp = await post(s.mcpUrl);
+      expect(mcp.status).toBe(413);
+      expect(await mcp.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, data: { code: 'payload_too_large', details: { max_bytes: MAX_BODY } } },
+      });
+      const json = await post(`${s.url}/v1/tools/case_create`);
+      expect(json.status).toBe(413);
+      expect(await json.json()).toMatchObject({
+        ok: false,
+        error: { code: 'payload_too_large', details: { max_bytes: MAX_BODY } },
+      });
+    });
+
+    it.each(['legacy', 'modern'] as const)(
+      'through the official client [%s era]: an oversized call fails with HTTP 413 and never runs',
+      async (era) => {
+        const client = await s.connect('ceo', { era });
+        const call = client.callTool({
+          name: 'case_create',
+          arguments: { case_number: `BIG-${era}`, title: 't', notes: 'n'.repeat(MAX_BODY) },
+        });
+        await expect(call).rejects.toThrow(/413|exceeds/);
+        expect(await caseCount(`BIG-${era}`)).toBe(0);
+        // The connection is still usable for a call of normal size.
+        expect((await client.callTool({ name: 'case_list', arguments: { limit: 1 } })).isError).toBeFalsy();
+      },
+    );
+
+    it('an oversized tools/call is refused and never runs', async () => {
+      const res = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...auth() },
+        body: tooBigCall('BIG-1'),
+      });
+      expect(res.status).toBe(413);
+      expect(await caseCount('BIG-1')).toBe(0);
+    });
+
+    it('a chunked body without Content-Length is counted as it streams and refused past the cap', async () => {
+      const res = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...auth() },
+        body: chunked(tooBigCall('BIG-2')),
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await caseCount('BIG-2')).toBe(0);
+      const json = await fetch(`${s.url}/v1/tools/case_create`, {
+        method: 'POST',
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: chunked(JSON.stringify({ case_number: 'BIG-3', title: 't', notes: 'n'.repeat(MAX_BODY) })),
+        duplex: 'half',
+      } as RequestInit);
+      expect(json.status).toBe(413);
+      expect(await caseCount('BIG-3')).toBe(0);
+    });
+
+    it('a chunked body under the cap goes through', async () => {
+      const res = await fetch(`${s.url}/v1/tools/case_create`, {
+        method: 'POST',
+        headers: { ...auth(), 'Content-Type': 'application/json' },
+        body: chunked(JSON.stringify({ case_number: 'SMALL-CHUNKED', title: 'קטן' })),
+        duplex: 'half',
+      } as RequestInit);
+      expect(res.status).toBe(200);
+      expect(await caseCount('SMALL-CHUNKED')).toBe(1);
+      const mcp = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...mcpHeaders, ...auth() },
+        body: chunked(listTools),
+        duplex: 'half',
+      } as RequestInit);
+      expect(mcp.status).toBe(200);
+      expect(await mcp.text()).toContain('case_create');
+    });
+  });
+
+  describe('405 for methods the transport does not serve, answered at once', () => {
+    it.each(['GET', 'DELETE', 'PUT', 'PATCH'])('%s /mcp', async (method) => {
+      // A GET that opened an SSE stream would never end: the timeout turns that into a failure.
+      const res = await fetch(s.mcpUrl, {
+        method,
+        headers: { ...auth(), Accept: 'text/event-stream' },
+        signal: AbortSignal.timeout(2000),
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    });
+  });
+
+  describe('POST /v1/tools/:name: the same envelope with HTTP statuses', () => {
+    const expectStatus = async (res: Response, status: number, code?: string) => {
+      const body = (await res.json()) as Envelope;
+      expect({ status: res.status, code: body.ok ? undefined : body.error.code }).toEqual({ status, code });
+      if (code !== undefined) expect(errorCatalogue[code as keyof typeof errorCatalogue].http).toBe(status);
+      return body;
+    };
+
+    it('200 with the envelope, the same as structuredContent over /mcp', async () => {
+      const created = await expectStatus(
+        await v1('case_create', { case_number: 'V1-1', title: 'JSON' }),
+        200,
+      );
+      const id = expectOk<{ case: { id: string } }>(created).case.id;
+      const viaJson = await expectStatus(await v1('case_get', { case_id: id }), 200);
+      const viaMcp = await s.call('ceo', 'case_get', { case_id: id });
+      expect(viaJson).toEqual(viaMcp);
+      // "empty" is a success too.
+      const none = await expectStatus(await v1('case_list', { text: 'nothing-matches-this' }), 200);
+      expect(none.status).toBe('empty');
+      // An empty body is no arguments.
+      await expectStatus(await v1('case_list', ''), 200);
+    });
+
+    it('400 invalid_args: bad values, unknown names, a body that is not JSON or not an object', async () => {
+      await expectStatus(await v1('case_get', { case_id: 'x' }), 400, 'invalid_args');
+      const typo = await expectStatus(
+        await v1('case_create', { case_number: 'V1-2', titel: 't' }),
+        400,
+        'invalid_args',
+      );
+      expect(JSON.stringify(typo)).toContain('did you mean \\"title\\"');
+      await expectStatus(await v1('case_list', { limit: '020' }), 400, 'invalid_args');
+      await expectStatus(await v1('case_list', '{"limit": '), 400, 'invalid_args');
+      await expectStatus(await v1('case_list', '[1, 2]'), 400, 'invalid_args');
+    });
+
+    it('403 tool_not_granted and owner_gate_required', async () => {
+      await expectStatus(
+        await v1('case_create', { case_number: 'V1-3', title: 't' }, {}, 'analyst'),
+        403,
+        'tool_not_granted',
+      );
+      expect(await caseCount('V1-3')).toBe(0);
+      const created = await s.callJson('ceo', 'case_create', { case_number: 'V1-4', title: 't' });
+      const id = expectOk<{ case: { id: string } }>(created.body).case.id;
+      await expectStatus(await v1('case_delete', { case_id: id }), 403, 'owner_gate_required');
+    });
+
+    it('404 not_found for a missing case and for an unknown tool', async () => {
+      await expectStatus(await v1('case_get', { case_id: crypto.randomUUID() }), 404, 'not_found');
+      const unknown = await expectStatus(await v1('case_frobnicate', {}), 404, 'not_found');
+      expect(JSON.stringify(unknown)).toContain('case_frobnicate');
+    });
+
+    it('409 invalid_state for a change to an archived case', async () => {
+      const created = await s.callJson('ceo', 'case_create', { case_number: 'V1-5', title: 't' });
+      const id = expectOk<{ case: { id: string } }>(created.body).case.id;
+      await expectStatus(await v1('case_update', { case_id: id, status: 'archived' }), 200);
+      await expectStatus(await v1('case_update', { case_id: id, title: 'אחר' }), 409, 'invalid_state');
+    });
+
+    it('409 in_progress while the same call runs, then 200 replayed', async () => {
+      latch = deferred();
+      entered = deferred();
+      const first = v1('probe_latch_run', { key: 'v1-latch' });
+      await entered.promise;
+      const dupRes = await v1('probe_latch_run', { key: 'v1-latch' });
+      expect(dupRes.headers.get('retry-after')).toBe('1');
+      const dup = await expectStatus(dupRes, 409, 'in_progress');
+      expect(dup.ok ? null : dup.error.details).toMatchObject({ retry_after_ms: expect.any(Number) });
+      latch.resolve();
+      await expectStatus(await first, 200);
+      const replay = await expectStatus(await v1('probe_latch_run', { key: 'v1-latch' }), 200);
+      expect(replay).toMatchObject({ ok: true, replayed: true });
+    });
+
+    it('422 idempotency_key_reuse for the same case number with other details', async () => {
+      await expectStatus(await v1('case_create', { case_number: 'V1-6', title: 'א' }), 200);
+      await expectStatus(
+        await v1('case_create', { case_number: 'V1-6', title: 'ב' }),
+        422,
+        'idempotency_key_reuse',
+      );
+    });
+
+    it('415 unsupported_media_type for anything but application/json, before the body is read', async () => {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/json-patch+json']) {
+        await expectStatus(
+          await v1('case_create', { case_number: 'V1-7', title: 't' }, { 'Content-Type': type }),
+          415,
+          'unsupported_media_type',
+        );
+      }
+      // No Content-Type at all (a byte body carries none).
+      const res = await fetch(`${s.url}/v1/tools/case_list`, {
+        method: 'POST',
+        headers: auth(),
+        body: new TextEncoder().encode('{}'),
+      });
+      await expectStatus(res, 415, 'unsupported_media_type');
+      expect(await caseCount('V1-7')).toBe(0);
+      // /mcp refuses the same, as a JSON-RPC error.
+      const mcp = await fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { ...auth(), 'Content-Type': 'text/plain', Accept: mcpHeaders.Accept },
+        body: listTools,
+      });
+      expect(mcp.status).toBe(415);
+      expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      // A charset parameter is still JSON.
+      await expectStatus(
+        await v1('case_list', {}, { 'Content-Type': 'application/json; charset=utf-8' }),
+        200,
+      );
+    });
+
+    it('500 internal with the request id and no detail', async () => {
+      const res = await v1('probe_failure_run', {}, { 'x-request-id': 'v1-internal-1' });
+      const body = await expectStatus(res, 500, 'internal');
+      expect(res.headers.get('x-request-id')).toBe('v1-internal-1');
+      expect(body).toMatchObject({ error: { details: { request_id: 'v1-internal-1' } } });
+      expect(JSON.stringify(body)).not.toContain('hidden_internal_table');
+    });
+
+    it('GET /v1/tools lists the caller’s tools', async () => {
+      const res = await fetch(`${s.url}/v1/tools`, { headers: auth('qa') });
+      expect(res.status).toBe(200);
+      const { tools: listed } = (await res.json()) as { tools: { name: string }[] };
+      expect(listed.map((t) => t.name)).toEqual(['case_final_text_get', 'case_get', 'case_list']);
+    });
+  });
+
+  describe('request ids', () => {
+    it('a well-formed x-request-id is echoed; anything else is replaced by a fresh one', async () => {
+      const given = await v1('case_list', {}, { 'x-request-id': 'trace-abc.123' });
+      expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
+      const bad = await v1('case_list', {}, { 'x-request-id': 'no spaces allowed' });
+      expect(bad.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+
+  it('/healthz reports the database and the KV store without a token', async () => {
+    const res = await fetch(`${s.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ ok: true, db: 'up', kv: { status: 'up', kind: 'postgres' } });
+  });
+});
+
+describe('rate limiting', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' } });
+  });
+  afterAll(async () => s?.close());
+
+  it('past the burst: 429 rate_limited with Retry-After on /v1, an isError result on /mcp; per agent', async () => {
+    const post = () =>
+      fetch(`${s.url}/v1/tools/case_list`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.tokens.qa}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    expect((await post()).status).toBe(200);
+    expect((await post()).status).toBe(200);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({
+      error: { code: 'rate_limited', details: { retry_after_ms: expect.any(Number) } },
+    });
+
+    const client = await s.connect('qa', { era: 'modern' });
+    const result = await client.callTool({ name: 'case_list', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: 'rate_limited' } });
+
+    // Another agent has its own bucket.
+    const other = await s.call('writer', 'case_list', {});
+    expect(other.ok).toBe(true);
+  });
+});

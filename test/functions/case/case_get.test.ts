@@ -1,0 +1,139 @@
+// case_get through the official MCP client: success, not_found for unknown and deleted ids, bad input,
+// grants (every real agent holds it, so the refusal is checked through the kernel), no audit row.
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tools } from '../../../functions/index.ts';
+import { callTool } from '../../../src/contract/execute.ts';
+import { buildRegistry } from '../../../src/contract/registry.ts';
+import { auditLog } from '../../../src/db/schema/audit_log.ts';
+import { cases } from '../../../src/db/schema/cases.ts';
+import { createLogger } from '../../../src/log.ts';
+import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
+
+interface CaseData {
+  case: Record<string, unknown> & { id: string; case_number: string };
+  created: boolean;
+}
+
+describe('case_get', () => {
+  let s: TestServer;
+  let n = 0;
+  const create = async (extra: Record<string, unknown> = {}) =>
+    expectOk<CaseData>(
+      await s.call('ceo', 'case_create', { case_number: `ערר CG-${++n}/25`, title: `תיק ${n}`, ...extra }),
+    ).case;
+  const auditCount = async () =>
+    (await s.db.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]?.n ?? 0;
+
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => s?.close());
+
+  it('returns the case as case_create returned it, with every field', async () => {
+    const created = await create({
+      appellant: 'לוי',
+      respondent: 'הוועדה המקומית',
+      committee: 'תל אביב-יפו',
+      practice_area: 'permit',
+      property_address: 'גוש 6000 חלקה 12',
+      notes: 'הערה',
+    });
+    const audits = await auditCount();
+    const env = await s.call('researcher', 'case_get', { case_id: created.id });
+    expect(env.status).toBe('ok');
+    const got = expectOk<{ case: Record<string, unknown> }>(env).case;
+    expect(got).toEqual(created);
+    expect(Object.keys(got).sort()).toEqual(
+      [
+        'id',
+        'case_number',
+        'title',
+        'appellant',
+        'respondent',
+        'committee',
+        'practice_area',
+        'property_address',
+        'status',
+        'outcome',
+        'notes',
+        'has_final_text',
+        'created_by',
+        'created_at',
+        'updated_at',
+      ].sort(),
+    );
+    // The internal columns (final text, deletion data) are not part of the view.
+    expect(got).not.toHaveProperty('final_text');
+    expect(got).not.toHaveProperty('deleted_at');
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it('reflects later changes (reads the database, not a cache)', async () => {
+    const c = await create();
+    expectOk(await s.call('analyst', 'case_update', { case_id: c.id, status: 'drafting' }));
+    await s.db.db.update(cases).set({ finalText: 'טקסט' }).where(eq(cases.id, c.id));
+    const got = expectOk<{ case: { status: string; has_final_text: boolean } }>(
+      await s.call('qa', 'case_get', { case_id: c.id }),
+    ).case;
+    expect(got.status).toBe('drafting');
+    expect(got.has_final_text).toBe(true);
+  });
+
+  it('answers not_found for an unknown id and for a deleted case', async () => {
+    const unknown = crypto.randomUUID();
+    const env = await s.call('writer', 'case_get', { case_id: unknown });
+    expect(errorCode(env)).toBe('not_found');
+    expect(env.ok ? undefined : env.error.details).toEqual({ case_id: unknown });
+    expect(env.ok ? '' : (env.error.hint ?? '')).toMatch(/case_list/);
+
+    const c = await create();
+    expectOk(await s.call('ceo', 'case_delete', { case_id: c.id, owner_ack: true, reason: 'נסגר' }));
+    expect(errorCode(await s.call('ceo', 'case_get', { case_id: c.id }))).toBe('not_found');
+    // The row is still there: deletion is soft.
+    expect(await s.db.db.select().from(cases).where(eq(cases.id, c.id))).toHaveLength(1);
+  });
+
+  it('refuses bad input with invalid_args', async () => {
+    const c = await create();
+    const bad: Record<string, unknown>[] = [
+      {},
+      { case_id: 'not-a-uuid' },
+      { case_id: 42 },
+      { case_id: null },
+      { case_id: c.id, include: 'all' },
+      { caseid: c.id },
+    ];
+    for (const args of bad) {
+      expect(errorCode(await s.call('ceo', 'case_get', args)), JSON.stringify(args)).toBe('invalid_args');
+    }
+    const typo = await s.call('ceo', 'case_get', { case_idd: c.id });
+    expect(typo.message).toMatch(/did you mean "case_id"/);
+  });
+
+  it('is granted to every agent; a caller without the grant gets tool_not_granted from the kernel', async () => {
+    const c = await create();
+    for (const agent of ['ceo', 'analyst', 'researcher', 'writer', 'qa'] as const) {
+      expect((await s.call(agent, 'case_get', { case_id: c.id })).ok, agent).toBe(true);
+    }
+    const tool = buildRegistry(tools).get('case_get');
+    if (tool === undefined) throw new Error('case_get is not registered');
+    const env = await callTool({
+      tool,
+      args: { case_id: c.id },
+      grants: new Set(['case_list']),
+      ctx: {
+        db: s.db.db,
+        kv: s.kv,
+        agent: 'outsider',
+        requestId: 'req-grant',
+        now: () => new Date(),
+        env: {},
+        log: createLogger('silent'),
+        progress: async () => {},
+        waitUntil: () => {},
+      },
+    });
+    expect(errorCode(env)).toBe('tool_not_granted');
+  });
+});
