@@ -18,7 +18,7 @@ export const case_update = defineTool({
   title: 'Change a case file',
   description:
     'Changes descriptive fields, status or outcome of an existing case (only the fields given change; the ' +
-    'case number is fixed). Idempotent: the same change sent twice applies once. An archived case is ' +
+    'case number is fixed). Safe to retry: it sets the given values, so repeating it changes nothing more. An archived case is ' +
     'read-only (invalid_state) until its status is set back. Returns the updated case and the fields changed.',
   input: {
     case_id: caseIdInput,
@@ -27,8 +27,9 @@ export const case_update = defineTool({
     outcome: caseOutcomeInput.optional(),
   },
   mutates: 'write',
-  // The change itself is the key: repeating it is a no-op, a different change is a different operation.
+  // Setting fields is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
   idempotencyKey: (input) => `${input.case_id}:${stableStringify(input)}`,
+  setSemantics: true,
   async run({ ctx, input }) {
     const { case_id, ...changes } = input;
     const set = {

@@ -20,7 +20,11 @@ const typeOfValue = (v: unknown): JsonType => {
 };
 
 /** The set of JSON types a JSON Schema accepts (C3 decides decoding per parameter from it). */
-export function acceptedTypes(schema: unknown): Set<JsonType> {
+export function acceptedTypes(
+  schema: unknown,
+  defs: Record<string, unknown> = {},
+  seen: ReadonlySet<string> = new Set(),
+): Set<JsonType> {
   const s = asSchema(schema);
   const out = new Set<JsonType>();
   if (s === undefined) {
@@ -29,6 +33,12 @@ export function acceptedTypes(schema: unknown): Set<JsonType> {
     return out;
   }
   let constrained = false;
+  // Reused schemas (zod `.meta({ id })`) arrive as references into $defs: follow them, once each.
+  const ref = typeof s.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(s.$ref)?.[1] : undefined;
+  if (ref !== undefined && ref in defs && !seen.has(ref)) {
+    constrained = true;
+    for (const t of acceptedTypes(defs[ref], defs, new Set([...seen, ref]))) out.add(t);
+  }
   if (typeof s.type === 'string' || Array.isArray(s.type)) {
     constrained = true;
     for (const t of [s.type].flat()) out.add(t as JsonType);
@@ -45,7 +55,7 @@ export function acceptedTypes(schema: unknown): Set<JsonType> {
     const arms = s[key];
     if (Array.isArray(arms)) {
       constrained = true;
-      for (const arm of arms) for (const t of acceptedTypes(arm)) out.add(t);
+      for (const arm of arms) for (const t of acceptedTypes(arm, defs, seen)) out.add(t);
     }
   }
   if (!constrained) out.add('any');
@@ -87,7 +97,7 @@ export function planDecoding(schema: z.ZodObject<z.ZodRawShape>): DecodePlan {
   const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
   const params = new Map<string, ParamPlan>();
   for (const [name, propSchema] of Object.entries(props)) {
-    const types = acceptedTypes(propSchema);
+    const types = acceptedTypes(propSchema, asSchema(json.$defs) ?? {});
     params.set(name, {
       name,
       types,

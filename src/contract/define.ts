@@ -58,6 +58,12 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
    */
   idempotencyKey?: (input: z.output<z.ZodObject<S>>) => string;
   /**
+   * The operation sets values, so repeating it is harmless by itself (an update to given fields). The
+   * request layer then only turns a concurrent duplicate into `in_progress` and never replays a stored
+   * result: a replay of "set B" after a later "set C" would answer with a state that no longer exists.
+   */
+  setSemantics?: boolean;
+  /**
    * C7: the owner gate. The kernel adds `owner_ack` and `reason` parameters and refuses the call with
    * `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty.
    */

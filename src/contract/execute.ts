@@ -53,7 +53,12 @@ export function errorToEnvelope(
     if (error.code === 'dependency_unavailable') {
       ctx.log.warn('dependency unavailable', { tool, cause: String(error.cause ?? error.message) });
     }
-    return errorEnvelope(error.code, error.message, { details: error.details, hint: error.hint });
+    // Failures the team may have to look into carry the request id, as the log lines do.
+    const details =
+      error.code === 'dependency_unavailable'
+        ? { ...error.details, request_id: ctx.requestId }
+        : error.details;
+    return errorEnvelope(error.code, error.message, { details, hint: error.hint });
   }
   if (isDependencyFailure(error)) {
     ctx.log.warn('dependency unavailable', { tool, cause: String(error) });
@@ -116,7 +121,11 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
     }
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
       key = def.idempotencyKey(input);
-      const slot = await acquireIdempotency(ctx.kv, { agent: ctx.agent, tool: def.name, key, args: input });
+      const slot = await acquireIdempotency(
+        ctx.kv,
+        { agent: ctx.agent, tool: def.name, key, args: input },
+        { replay: def.setSemantics !== true },
+      );
       if (slot.replay !== undefined) {
         replayed = true;
         envelope = slot.replay;

@@ -32,12 +32,14 @@ export async function idempotencyKvKey(scope: { agent: string; tool: string; key
  * A duplicate in flight gets `in_progress`; a finished one is replayed; the same key with other
  * arguments is `idempotency_key_reuse`. Validation failures never get here, so they are never stored.
  * `lockTtlMs` shortens the in-flight lock (tests of a crashed holder); the default is LOCK_TTL_MS.
+ * `replay: false` keeps only the in-flight lock, for operations that are idempotent by themselves.
  */
 export async function acquireIdempotency(
   kv: KvStore,
   scope: { agent: string; tool: string; key: string; args: Record<string, unknown> },
-  options: { lockTtlMs?: number } = {},
+  options: { lockTtlMs?: number; replay?: boolean } = {},
 ): Promise<IdempotencySlot> {
+  const keepResults = options.replay ?? true;
   const [kvKey, fingerprint] = await Promise.all([
     idempotencyKvKey(scope),
     sha256Hex(stableStringify(scope.args)),
@@ -69,7 +71,7 @@ export async function acquireIdempotency(
   return {
     async settle(envelope) {
       try {
-        if (envelope.ok) {
+        if (envelope.ok && keepResults) {
           const done = JSON.stringify({ s: 'done', f: fingerprint, e: envelope } satisfies Record_);
           await kv.compareAndSet(kvKey, lock, done, RESULT_TTL_MS);
         } else {

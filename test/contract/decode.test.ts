@@ -331,3 +331,22 @@ describe('decodeArguments: properties', () => {
     );
   });
 });
+
+describe('reused schemas ($ref into $defs)', () => {
+  it('follows references: a reused string schema is verbatim, a reused array schema takes JSON text', async () => {
+    const { z } = await import('zod');
+    const { planDecoding, decodeArguments } = await import('../../src/contract/decode.ts');
+    const Name = z.string().max(50).meta({ id: 'PartyName' });
+    const Names = z.array(z.string()).meta({ id: 'PartyNames' });
+    const plan = planDecoding(
+      z.object({ one: Name.describe('one'), two: Name.describe('two'), many: Names.describe('many') }),
+    );
+    expect(plan.params.get('one')?.parseJsonText).toBe(false);
+    expect(plan.params.get('many')?.parseJsonText).toBe(true);
+    expect(decodeArguments(plan, { one: '[1, 2]', two: 'null', many: '["a", "b"]' })).toEqual({
+      one: '[1, 2]',
+      two: 'null',
+      many: ['a', 'b'],
+    });
+  });
+});

@@ -105,20 +105,26 @@ describe('case_update', () => {
     );
   });
 
-  it('replays the same change with replayed: true and applies it once', async () => {
+  it('a retried change sets the same values again and is never answered from a stale replay', async () => {
     const c = await create();
-    const args = { case_id: c.id, notes: 'הערה אחת' };
-    const first = expectOk<UpdateData>(await s.call('ceo', 'case_update', args));
-    const before = await row(c.id);
-    const audit = await auditMark();
-    const again = await s.call('ceo', 'case_update', args);
-    expect(again).toMatchObject({ ok: true, replayed: true });
-    expect(expectOk<UpdateData>(again)).toEqual(first);
-    // Not applied a second time: updated_at did not move.
-    expect(await row(c.id)).toEqual(before);
-    const written = await audit();
-    expect(written).toHaveLength(1);
-    expect(written[0]).toMatchObject({ outcome: 'replayed', errorCode: null });
+    const toB = { case_id: c.id, notes: 'B' };
+    expectOk<UpdateData>(await s.call('ceo', 'case_update', toB));
+    // A retry of the same change: same resulting values, no replay of a stored result.
+    const again = await s.call('ceo', 'case_update', toB);
+    expect(again).not.toHaveProperty('replayed');
+    expect(expectOk<UpdateData>(again).case.notes).toBe('B');
+    // B → C → B: the last call must win, not be replayed as the first one's answer.
+    expectOk<UpdateData>(await s.call('ceo', 'case_update', { case_id: c.id, notes: 'C' }));
+    const back = await s.call('ceo', 'case_update', toB);
+    expect(back).not.toHaveProperty('replayed');
+    expect(expectOk<UpdateData>(back).case.notes).toBe('B');
+    expect((await row(c.id))?.notes).toBe('B');
+    // Nothing is kept in the key-value store for it once the call finished.
+    expect(
+      (await s.db.db.select().from(kvEntries)).filter(
+        (r) => r.value.includes('"s":"done"') && r.value.includes('"notes":"B"'),
+      ),
+    ).toEqual([]);
   });
 
   it('answers not_found for an unknown id and for a deleted case', async () => {
