@@ -11,18 +11,24 @@ const list = (value: string | undefined): string[] =>
 const int = (value: string | undefined, fallback: number, name: string): number => {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
 };
 
 /** Settings shared by every runtime, from environment variables (README lists them). */
-export function appConfigFromEnv(env: Env): AppConfig & { rateLimit: { perSecond: number; burst: number } | null } {
+export function appConfigFromEnv(
+  env: Env,
+): AppConfig & { rateLimit: { perSecond: number; burst: number } | null } {
   const perSecond = int(env.RATE_LIMIT_PER_SECOND, 50, 'RATE_LIMIT_PER_SECOND');
   return {
     allowedOrigins: list(env.ALLOWED_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
     // 0 turns the limiter off (benchmarks); the default stops a runaway loop, not normal work.
-    rateLimit: perSecond === 0 ? null : { perSecond, burst: int(env.RATE_LIMIT_BURST, perSecond * 4, 'RATE_LIMIT_BURST') },
+    rateLimit:
+      perSecond === 0
+        ? null
+        : { perSecond, burst: int(env.RATE_LIMIT_BURST, perSecond * 4, 'RATE_LIMIT_BURST') },
   };
 }
