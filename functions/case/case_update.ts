@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
@@ -51,20 +51,28 @@ export const case_update = defineTool({
         details: { issues: [{ path: '(arguments)', message: 'no field to change' }] },
       });
     }
-    const current = await loadLiveCase(ctx.db, case_id);
-    if (current.status === 'archived' && (changes.status === undefined || changes.status === 'archived')) {
+    // One round trip on the common path: an archived case only changes when the call un-archives it.
+    const unarchives = changes.status !== undefined && changes.status !== 'archived';
+    const rows = await ctx.db
+      .update(cases)
+      .set({ ...set, updatedAt: ctx.now() })
+      .where(
+        and(
+          eq(cases.id, case_id),
+          isNull(cases.deletedAt),
+          unarchives ? undefined : ne(cases.status, 'archived'),
+        ),
+      )
+      .returning();
+    const row = rows[0];
+    if (row === undefined) {
+      // Nothing changed: tell an unreachable case (not_found) from an archived one (invalid_state).
+      const current = await loadLiveCase(ctx.db, case_id);
       throw new ToolError('invalid_state', `Case ${current.caseNumber} is archived and read-only`, {
         details: { case_id, status: current.status },
         hint: 'Set status back to "decided" (with the owner’s agreement) before changing other fields.',
       });
     }
-    const rows = await ctx.db
-      .update(cases)
-      .set({ ...set, updatedAt: ctx.now() })
-      .where(and(eq(cases.id, case_id), isNull(cases.deletedAt)))
-      .returning();
-    const row = rows[0];
-    if (row === undefined) throw new ToolError('not_found', `No case with id ${case_id}`);
     return ok(
       { case: caseView(row), changed: fields },
       `Case ${row.caseNumber} updated (${fields.join(', ')})`,

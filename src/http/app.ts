@@ -181,8 +181,9 @@ export function createApp(options: AppOptions) {
     try {
       await next();
     } finally {
-      const body = c.res.body;
-      if (body === null || services.release === undefined) {
+      // Shared stores (Node) have nothing to release; checking that first avoids touching c.res at all.
+      const body = services.release === undefined ? null : c.res.body;
+      if (body === null) {
         await release();
       } else {
         // A streamed (SSE) response is still being written: release the stores only when it ends.
