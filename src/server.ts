@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { tools as allTools } from '../functions/index.ts';
 import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
-import { type Env, appConfigFromEnv } from './config.ts';
+import { appConfigFromEnv, type Env } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
@@ -11,7 +11,10 @@ import { createLogger, type LogSink, parseLogLevel } from './log.ts';
 export const VERSION = '0.1.0';
 
 /** Tool grants per agent, checked against the registry (INV-TOOL6) before anything is served. */
-export function grantsFromAgents(agents: AgentRegistry, registry: Registry): Map<string, ReadonlySet<string>> {
+export function grantsFromAgents(
+  agents: AgentRegistry,
+  registry: Registry,
+): Map<string, ReadonlySet<string>> {
   const problems = [
     ...checkAgentSet(agents),
     ...checkGrants(
@@ -20,7 +23,9 @@ export function grantsFromAgents(agents: AgentRegistry, registry: Registry): Map
     ),
   ];
   if (problems.length > 0) {
-    throw new Error(`The agent grants break INV-TOOL6:\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`);
+    throw new Error(
+      `The agent grants break INV-TOOL6:\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`,
+    );
   }
   return new Map([...agents.values()].map((a) => [a.name, new Set(a.tools)]));
 }
