@@ -1,10 +1,10 @@
 // case_create through the official MCP client: success, C4 replay and key reuse, the durable layer without
 // the key-value store, a deleted case's number, invalid input, grants, and one audit row per call.
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
+import { auditMark as auditMarkOf } from '../../harness/rows.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
 interface CaseData {
@@ -33,13 +33,7 @@ describe('case_create', () => {
   afterAll(async () => s?.close());
 
   /** The audit rows written after this point, in order. */
-  const auditMark = async () => {
-    const [row] = await s.db.db
-      .select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)::int` })
-      .from(auditLog);
-    const since = row?.id ?? 0;
-    return () => s.db.db.select().from(auditLog).where(gt(auditLog.id, since)).orderBy(asc(auditLog.id));
-  };
+  const auditMark = () => auditMarkOf(s.db.db);
   const rowsFor = (caseNumber: string) =>
     s.db.db.select().from(cases).where(eq(cases.caseNumber, caseNumber));
   const kvCount = async () => (await s.db.db.select({ key: kvEntries.key }).from(kvEntries)).length;

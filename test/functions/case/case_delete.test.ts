@@ -1,10 +1,6 @@
-// case_delete through the official MCP client: the owner gate, soft delete (row and data kept), replay,
-// not_found, key reuse with another reason, grants, and one audit row per call with ack and reason.
-import { asc, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../../src/db/schema/audit_log.ts';
-import { cases } from '../../../src/db/schema/cases.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
+import { auditMark as auditMarkOf, caseRow } from '../../harness/rows.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
 interface CaseView {
@@ -30,14 +26,8 @@ describe('case_delete', () => {
         notes: 'נשמר',
       }),
     ).case;
-  const auditMark = async () => {
-    const [row] = await s.db.db
-      .select({ id: sql<number>`coalesce(max(${auditLog.id}), 0)::int` })
-      .from(auditLog);
-    const since = row?.id ?? 0;
-    return () => s.db.db.select().from(auditLog).where(gt(auditLog.id, since)).orderBy(asc(auditLog.id));
-  };
-  const row = async (id: string) => (await s.db.db.select().from(cases).where(eq(cases.id, id)))[0];
+  const auditMark = () => auditMarkOf(s.db.db);
+  const row = (id: string) => caseRow(s.db.db, id);
 
   beforeAll(async () => {
     s = await startTestServer();
