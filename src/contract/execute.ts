@@ -100,6 +100,7 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
   let ack: OwnerAck | null = null;
   let envelope: Envelope;
   let replayed = false;
+  let settling: Promise<void> | undefined;
   try {
     if (!grants.has(def.name)) {
       throw new ToolError('tool_not_granted', `Agent "${ctx.agent}" is not granted ${def.name}`, {
@@ -131,7 +132,8 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
         envelope = slot.replay;
       } else {
         envelope = await runTool(tool, input, ctx, ack);
-        await slot.settle(envelope);
+        // Settled before the response (a prompt retry must find the result), alongside the audit write.
+        settling = slot.settle(envelope);
       }
     } else {
       envelope = await runTool(tool, input, ctx, ack);
@@ -140,7 +142,9 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
     envelope = errorToEnvelope(e, ctx, def.name);
   }
   const durationMs = Date.now() - started;
-  if (def.mutates !== false) await writeAudit(ctx, def.name, { key, ack, envelope, replayed, durationMs });
+  if (def.mutates !== false) {
+    await Promise.all([settling, writeAudit(ctx, def.name, { key, ack, envelope, replayed, durationMs })]);
+  }
   ctx.log.info('tool call', {
     tool: def.name,
     status: envelope.status,
