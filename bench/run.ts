@@ -151,7 +151,7 @@ interface Form {
 }
 const forms = {
   call2025: {
-    label: 'tools/call no-op (2025-11-25, SSE)',
+    label: 'tools/call no-op (2025-11-25, binding fast path)',
     headers: legacyHeaders,
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -161,12 +161,12 @@ const forms = {
     }),
   },
   list2025: {
-    label: 'tools/list (2025-11-25, SSE)',
+    label: 'tools/list (2025-11-25, binding fast path)',
     headers: legacyHeaders,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
   },
   call2026: {
-    label: 'tools/call no-op (2026-07-28, JSON)',
+    label: 'tools/call no-op (2026-07-28, SDK handler)',
     headers: modernHeaders('tools/call', NOOP),
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -176,7 +176,7 @@ const forms = {
     }),
   },
   list2026: {
-    label: 'tools/list (2026-07-28, JSON)',
+    label: 'tools/list (2026-07-28, SDK handler)',
     headers: modernHeaders('tools/list'),
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta } }),
   },
@@ -549,12 +549,12 @@ const phaseLine = (label: string, us: number) => console.log(`  ${pad(label, 66)
 phaseLine('echo route (Hono, parse body, same bytes as tools/list)', phaseUs.echo);
 phaseLine('kernel alone (callTool: grant, decode, envelope; no-op tool)', phaseUs.kernel);
 phaseLine(`plain JSON route POST /v1/tools/${NOOP} (Hono, auth, kernel)`, phaseUs.plain);
-phaseLine('/mcp tools/call no-op, 2025-era (SSE)', phaseUs.call2025);
-phaseLine('/mcp tools/call no-op, 2026-07-28 (JSON)', phaseUs.call2026);
-phaseLine('/mcp tools/list, 2025-era (SSE)', phaseUs.list2025);
+phaseLine('/mcp tools/call no-op, 2025-era (binding fast path)', phaseUs.call2025);
+phaseLine('/mcp tools/call no-op, 2026-07-28 (SDK handler)', phaseUs.call2026);
+phaseLine('/mcp tools/list, 2025-era (binding fast path)', phaseUs.list2025);
 console.log(
-  `  → the MCP layer (SDK handler, per-request Server + transport, JSON-RPC) costs ${f0(phaseUs.call2025 - phaseUs.plain)} µs ` +
-    `(2025) / ${f0(phaseUs.call2026 - phaseUs.plain)} µs (2026) per call; Hono + auth + kernel ${f0(phaseUs.plain)} µs, ` +
+  `  → over the plain JSON route, /mcp adds ${f0(phaseUs.call2025 - phaseUs.plain)} µs on the 2025 fast path and ` +
+    `${f0(phaseUs.call2026 - phaseUs.plain)} µs through the SDK handler (per-request Server + transport, JSON-RPC validation); Hono + auth + kernel ${f0(phaseUs.plain)} µs, ` +
     `of which the kernel ${f0(phaseUs.kernel)} µs`,
 );
 

@@ -1,9 +1,12 @@
 import {
   createMcpHandler,
+  isJSONRPCRequest,
+  isLegacyRequest,
   type ListToolsResult,
   ProtocolError,
   ProtocolErrorCode,
   Server,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
@@ -43,8 +46,9 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const { registry, rateLimiter } = options;
   // Built once: the SDK would otherwise create an Ajv instance per per-request Server.
   const jsonSchemaValidator = new DefaultJsonSchemaValidator();
-  const listings = new Map<string, ListToolsResult>();
-  const listFor = (agent: string) => {
+  const listings = new Map<string, { result: ListToolsResult; json: string }>();
+  // Computed once per agent, as the object the SDK sends and as the JSON text the fast path sends.
+  const listingFor = (agent: string) => {
     let listing = listings.get(agent);
     if (listing === undefined) {
       const granted = options.grants.get(agent) ?? new Set<string>();
@@ -52,11 +56,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const tools = registry.tools
         .filter((t) => granted.has(t.def.name))
         .map((t) => t.listing as unknown as Tool);
-      listing = { tools };
+      listing = { result: { tools }, json: JSON.stringify({ tools }) };
       listings.set(agent, listing);
     }
     return listing;
   };
+  const listFor = (agent: string) => listingFor(agent).result;
 
   const handler = createMcpHandler(
     ({ authInfo }) => {
@@ -114,11 +119,88 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     },
   );
 
+  const authInfoFor = (state: McpCallState) => ({
+    token: '',
+    clientId: state.agent,
+    scopes: [],
+    extra: { [STATE]: state },
+  });
+
   return {
     listFor,
-    fetch: (request: Request, state: McpCallState): Promise<Response> =>
-      handler.fetch(request, {
-        authInfo: { token: '', clientId: state.agent, scopes: [], extra: { [STATE]: state } },
-      }),
+    async fetch(request: Request, state: McpCallState): Promise<Response> {
+      // The body is read once here: the fast path needs it, and the SDK takes it pre-parsed.
+      const text = await request.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Malformed JSON is the SDK's to answer (-32700): hand it the text unchanged.
+        const copy = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+        return handler.fetch(copy, { authInfo: authInfoFor(state) });
+      }
+      const fast = await fastPath(request, body, state);
+      if (fast !== null) return fast;
+      return handler.fetch(request, { authInfo: authInfoFor(state), parsedBody: body });
+    },
   };
+
+  /**
+   * The hot path of a stateless 2025-era client — a single `tools/list` or `tools/call` (no progress
+   * token) whose headers the SDK would accept as they are — answered as a JSON response (the transport
+   * allows JSON or SSE) without building the SDK's per-request server and transport, which cost
+   * ~0.5 ms per call. Anything else (other methods, progress, 2026-07-28 envelopes, every malformed or
+   * unusual request) goes to the SDK, which owns those answers.
+   */
+  async function fastPath(request: Request, body: unknown, state: McpCallState): Promise<Response | null> {
+    if (!isJSONRPCRequest(body) || (body.method !== 'tools/list' && body.method !== 'tools/call'))
+      return null;
+    const version = request.headers.get('mcp-protocol-version');
+    const accept = request.headers.get('accept') ?? '';
+    if (
+      version === null ||
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(version) ||
+      !accept.includes('application/json') ||
+      !accept.includes('text/event-stream') ||
+      !(await isLegacyRequest(request, body))
+    ) {
+      return null;
+    }
+    const params = (body.params ?? {}) as {
+      name?: unknown;
+      arguments?: unknown;
+      _meta?: { progressToken?: unknown };
+    };
+    if (params._meta?.progressToken !== undefined) return null;
+    if (body.method === 'tools/list') {
+      if (Object.keys(params).some((k) => k !== '_meta' && k !== 'cursor')) return null;
+      return jsonResponse(
+        `{"result":${listingFor(state.agent).json},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`,
+      );
+    }
+    const tool = typeof params.name === 'string' ? registry.get(params.name) : undefined;
+    const args = params.arguments;
+    if (
+      tool === undefined ||
+      (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
+    ) {
+      return null;
+    }
+    const envelope = await callTool({
+      tool,
+      args,
+      ctx: { ...state.ctx, progress: noProgress },
+      grants: state.grants,
+      rateLimiter,
+    });
+    const result = {
+      content: [{ type: 'text', text: JSON.stringify(envelope) }],
+      structuredContent: envelope,
+      isError: !envelope.ok,
+    };
+    return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));
+  }
 }
+
+const jsonResponse = (text: string) =>
+  new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
