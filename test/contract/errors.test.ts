@@ -1,5 +1,6 @@
 // The error side of the envelope (C1, §3): internals stay in the log, store outages are
 // dependency_unavailable, rate limiting says when to retry, the owner gate says what is missing.
+
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -15,6 +16,7 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import { createLogger } from '../../src/log.ts';
+import { toolContext } from '../harness/context.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const fixture_boom_get = defineTool({
@@ -128,18 +130,15 @@ describe('internal errors hide their details', () => {
 });
 
 describe('a database that cannot be reached', () => {
-  const ctxOn = (db: ToolContext['db'], logs: string[]): ToolContext => ({
-    db,
-    kv: createPostgresKv(db),
-    agent: 'ceo',
-    requestId: 'req-db-down',
-    now: () => new Date(),
-    env: {},
-    // The app hands tools a logger that already carries the request id; this one does the same.
-    log: createLogger('info', { request_id: 'req-db-down' }, (line) => logs.push(line)),
-    progress: async () => {},
-    waitUntil: () => {},
-  });
+  const ctxOn = (db: ToolContext['db'], logs: string[]): ToolContext =>
+    toolContext(
+      { db, kv: createPostgresKv(db) },
+      {
+        requestId: 'req-db-down',
+        // The app hands tools a logger that already carries the request id; this one does the same.
+        log: createLogger('info', { request_id: 'req-db-down' }, (line) => logs.push(line)),
+      },
+    );
   const registry = buildRegistry(tools);
   const all = new Set(tools.map((t) => t.name));
   const tool = (name: string) => {

@@ -1,5 +1,6 @@
 // C4, request layer, through the kernel's call pipeline (callTool) with the real registry and decoder, against
 // both key-value adapters: the Postgres table on PGlite, and Upstash (real client → REST bridge → local Redis).
+
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,7 @@ import { cases } from '../../src/db/schema/cases.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
-import { createLogger } from '../../src/log.ts';
+import { toolContext } from '../harness/context.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService } from '../harness/services.ts';
 import { startUpstashBridge, type UpstashBridge } from '../harness/upstash-bridge.ts';
@@ -101,17 +102,11 @@ function idempotencySuite(getSetup: () => Setup) {
   let requests = 0;
   // Request ids name the audit rows of a call; the suites share a database, so each has its own ids.
   const suite = randomBytes(4).toString('hex');
-  const ctx = (agent = 'ceo', kv?: KvStore): ToolContext => ({
-    db: getSetup().db.db,
-    kv: kv ?? getSetup().kv,
-    agent,
-    requestId: `req-${suite}-${++requests}`,
-    now: () => new Date(),
-    env: {},
-    log: createLogger('silent'),
-    progress: async () => {},
-    waitUntil: () => {},
-  });
+  const ctx = (agent = 'ceo', kv?: KvStore): ToolContext =>
+    toolContext(
+      { db: getSetup().db.db, kv: kv ?? getSetup().kv },
+      { agent, requestId: `req-${suite}-${++requests}` },
+    );
   const call = (tool: string, args: unknown, agent = 'ceo', kv?: KvStore): Promise<Envelope> =>
     callTool({ tool: registered(tool), args, ctx: ctx(agent, kv), grants: everything });
   const uniqueKey = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;

@@ -7,7 +7,7 @@ import { callTool } from '../../../src/contract/execute.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
-import { createLogger } from '../../../src/log.ts';
+import { toolContext } from '../../harness/context.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
 interface CaseData {
@@ -122,17 +122,7 @@ describe('case_get', () => {
       tool,
       args: { case_id: c.id },
       grants: new Set(['case_list']),
-      ctx: {
-        db: s.db.db,
-        kv: s.kv,
-        agent: 'outsider',
-        requestId: 'req-grant',
-        now: () => new Date(),
-        env: {},
-        log: createLogger('silent'),
-        progress: async () => {},
-        waitUntil: () => {},
-      },
+      ctx: toolContext({ db: s.db.db, kv: s.kv }, { agent: 'outsider', requestId: 'req-grant' }),
     });
     expect(errorCode(env)).toBe('tool_not_granted');
   });

@@ -8,7 +8,7 @@ import { encodeCursor } from '../../../src/contract/limits.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
-import { createLogger } from '../../../src/log.ts';
+import { toolContext } from '../../harness/context.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
 interface Item {
@@ -214,17 +214,7 @@ describe('case_list', () => {
       tool,
       args: {},
       grants: new Set(['case_get']),
-      ctx: {
-        db: s.db.db,
-        kv: s.kv,
-        agent: 'outsider',
-        requestId: 'req-grant',
-        now: () => new Date(),
-        env: {},
-        log: createLogger('silent'),
-        progress: async () => {},
-        waitUntil: () => {},
-      },
+      ctx: toolContext({ db: s.db.db, kv: s.kv }, { agent: 'outsider', requestId: 'req-grant' }),
     });
     expect(errorCode(env)).toBe('tool_not_granted');
   });
