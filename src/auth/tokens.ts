@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { randomToken, sha256Hex } from '../contract/hash.ts';
+import { constantTimeEqual, randomToken, sha256Hex } from '../contract/hash.ts';
 import { agentTokens } from '../db/schema/agent_tokens.ts';
 import type { Db } from '../db/types.ts';
 
@@ -12,19 +12,26 @@ export async function mintToken(db: Db, agent: string, label?: string): Promise<
   return token;
 }
 
+/** The SHA-256 a token is stored and cached under; the secret itself is never kept or compared. */
+export const tokenHash = (token: string): Promise<string> => sha256Hex(token);
+
 /**
- * The agent a token belongs to, or null. The lookup is by SHA-256 of the presented token, so the
- * comparison never runs over the secret itself (timing reveals nothing about a valid token).
+ * The agent a token belongs to, or null. Found by the SHA-256 of the presented token, then the stored
+ * hash is compared in constant time, so neither step's timing depends on the secret.
  */
-export async function agentForToken(db: Db, token: string): Promise<string | null> {
-  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+export async function agentForTokenHash(db: Db, hash: string): Promise<string | null> {
   const rows = await db
-    .select({ agent: agentTokens.agent })
+    .select({ agent: agentTokens.agent, tokenHash: agentTokens.tokenHash })
     .from(agentTokens)
-    .where(and(eq(agentTokens.tokenHash, await sha256Hex(token)), isNull(agentTokens.revokedAt)))
+    .where(and(eq(agentTokens.tokenHash, hash), isNull(agentTokens.revokedAt)))
     .limit(1);
-  return rows[0]?.agent ?? null;
+  const row = rows[0];
+  return row !== undefined && (await constantTimeEqual(row.tokenHash, hash)) ? row.agent : null;
 }
+
+/** A token that cannot be one of ours is refused before any hashing or lookup. */
+export const plausibleToken = (token: string): boolean =>
+  token.startsWith(TOKEN_PREFIX) && token.length <= 200;
 
 export async function hasAnyToken(db: Db): Promise<boolean> {
   const rows = await db.select({ agent: agentTokens.agent }).from(agentTokens).limit(1);

@@ -8,7 +8,7 @@ import {
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { agentForToken } from '../auth/tokens.ts';
+import { agentForTokenHash, plausibleToken, tokenHash } from '../auth/tokens.ts';
 import type { Logger, ToolContext } from '../contract/define.ts';
 import { type Envelope, type ErrorEnvelope, errorEnvelope } from '../contract/envelope.ts';
 import { errorCatalogue } from '../contract/errors.ts';
@@ -90,6 +90,7 @@ export function createApp(options: AppOptions) {
     );
   };
   // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
+  // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
   const authCache = new Map<string, { agent: string; until: number }>();
   const allowedOrigins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
   const allowedHosts =
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions) {
         'WWW-Authenticate': `Bearer realm="chambers", error="invalid_token", error_description="${description}"`,
       });
     if (token === undefined) return challenge('A bearer token is required (Authorization: Bearer <token>).');
+    if (!plausibleToken(token)) return challenge('The token is not valid.');
     const services = await options.services(c);
     c.set('services', services);
     let released = false;
@@ -162,11 +164,12 @@ export function createApp(options: AppOptions) {
       }
     };
     try {
-      const cached = authCache.get(token);
+      const hash = await tokenHash(token);
+      const cached = authCache.get(hash);
       let agent = cached !== undefined && cached.until > Date.now() ? cached.agent : null;
       if (agent === null) {
-        agent = await agentForToken(services.db, token);
-        if (agent !== null) authCache.set(token, { agent, until: Date.now() + AUTH_CACHE_MS });
+        agent = await agentForTokenHash(services.db, hash);
+        if (agent !== null) authCache.set(hash, { agent, until: Date.now() + AUTH_CACHE_MS });
       }
       if (agent === null || !options.grants.has(agent)) {
         await release();
