@@ -3,7 +3,7 @@ import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
 import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
 import { isToolError, ToolError } from './errors.ts';
-import { checkOwnerGate, type OwnerAck } from './gates.ts';
+import { checkOwnerGate, type OwnerAck, ownerAckOf } from './gates.ts';
 import { acquireIdempotency } from './idempotency.ts';
 import type { RateLimiter } from './rate_limit.ts';
 import type { RegisteredTool } from './registry.ts';
@@ -115,10 +115,9 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
     }
     const input = decodeArguments(tool.plan, args);
     if (def.ownerGate) {
-      // The audit row records what was given even when the gate refuses: an attempt is worth knowing about.
-      const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
-      ack = { ack: input.owner_ack === true, reason: reason === '' ? null : reason };
-      ack = checkOwnerGate(def.name, input);
+      // Recorded in the audit row even when the gate refuses: an attempt is worth knowing about.
+      ack = ownerAckOf(input);
+      checkOwnerGate(def.name, input);
     }
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
       key = def.idempotencyKey(input);

@@ -19,17 +19,22 @@ export interface OwnerAck {
   reason: string | null;
 }
 
+/** What a gated call gave (trimmed), recorded in the audit log whether or not the gate lets it through. */
+export function ownerAckOf(input: Record<string, unknown>): OwnerAck {
+  const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
+  return { ack: input.owner_ack === true, reason: reason === '' ? null : reason };
+}
+
 /** Refuses a gated call without the owner's acknowledgement; returns what goes to the audit log. */
 export function checkOwnerGate(tool: string, input: Record<string, unknown>): OwnerAck {
-  const ack = input.owner_ack === true;
-  const reason = typeof input.reason === 'string' ? input.reason.trim() : '';
-  if (!ack || reason === '') {
+  const given = ownerAckOf(input);
+  if (!given.ack || given.reason === null) {
     throw new ToolError('owner_gate_required', `${tool} needs the owner's acknowledgement`, {
       details: {
-        missing: [...(ack ? [] : ['owner_ack: true']), ...(reason === '' ? ['reason'] : [])],
+        missing: [...(given.ack ? [] : ['owner_ack: true']), ...(given.reason === null ? ['reason'] : [])],
       },
       hint: 'Ask the human owner to approve; then call again with owner_ack: true and their reason. Never set owner_ack on your own.',
     });
   }
-  return { ack, reason };
+  return given;
 }
