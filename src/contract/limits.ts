@@ -44,7 +44,7 @@ export function encodeCursor(tool: string, key: CursorKey): string {
 }
 
 /** The error for a cursor the tool did not issue (garbled, another tool's, or with a key of the wrong shape). */
-export function invalidCursor(tool: string): ToolError {
+function invalidCursor(tool: string): ToolError {
   return new ToolError('invalid_args', `cursor is not one that ${tool} issued`, {
     details: { issues: [{ path: 'cursor', message: 'unrecognised cursor' }] },
     hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page.',

@@ -9,7 +9,7 @@ import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agentForTokenHash, plausibleToken, tokenHash } from '../auth/tokens.ts';
-import type { Logger, ToolContext } from '../contract/define.ts';
+import type { Logger } from '../contract/define.ts';
 import { type Envelope, type ErrorEnvelope, errorEnvelope } from '../contract/envelope.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { callTool, errorToEnvelope } from '../contract/execute.ts';
@@ -17,7 +17,7 @@ import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import type { Db } from '../db/types.ts';
 import type { KvStore } from '../kv/types.ts';
-import { createMcpEndpoint } from '../mcp/binding.ts';
+import { createMcpEndpoint, type McpCallState } from '../mcp/binding.ts';
 
 /** The stores one request uses; on Node shared by all requests, on Workers made per request. */
 export interface RequestServices {
@@ -210,29 +210,27 @@ export function createApp(options: AppOptions) {
       ),
   });
 
-  const toolContext = (c: Context<{ Variables: Vars }>): Omit<ToolContext, 'progress'> => {
+  /** The authenticated caller, its grants and its tool context, as both tool routes hand them on. */
+  const callState = (c: Context<{ Variables: Vars }>): McpCallState => {
     const services = c.get('services');
     const agent = c.get('agent');
     return {
-      db: services.db,
-      kv: services.kv,
       agent,
-      requestId: c.get('requestId'),
-      now: () => new Date(),
-      env: options.env,
-      log: c.get('log'),
-      waitUntil: (work) => options.waitUntil?.(c, work),
+      grants: options.grants.get(agent) ?? new Set(),
+      ctx: {
+        db: services.db,
+        kv: services.kv,
+        agent,
+        requestId: c.get('requestId'),
+        now: () => new Date(),
+        env: options.env,
+        log: c.get('log'),
+        waitUntil: (work) => options.waitUntil?.(c, work),
+      },
     };
   };
 
-  app.post('/mcp', guard, limit, async (c) => {
-    const agent = c.get('agent');
-    return mcp.fetch(c.req.raw, {
-      agent,
-      grants: options.grants.get(agent) ?? new Set(),
-      ctx: toolContext(c),
-    });
-  });
+  app.post('/mcp', guard, limit, async (c) => mcp.fetch(c.req.raw, callState(c)));
 
   // The same tools as plain JSON, for curl and non-MCP callers: body = arguments, response = envelope.
   app.post('/v1/tools/:name', guard, limit, async (c) => {
@@ -264,19 +262,18 @@ export function createApp(options: AppOptions) {
     } catch {
       return reply(errorEnvelope('invalid_args', 'The body is not valid JSON.'));
     }
-    const agent = c.get('agent');
+    const state = callState(c);
     const envelope = await callTool({
       tool,
       args,
-      ctx: { ...toolContext(c), progress: async () => {} },
-      grants: options.grants.get(agent) ?? new Set(),
+      ctx: { ...state.ctx, progress: async () => {} },
+      grants: state.grants,
       rateLimiter: options.rateLimiter,
     });
     // Every retryable refusal that says when to retry (rate_limited, in_progress) says it in HTTP too.
     const retryAfterMs = envelope.ok ? undefined : envelope.error.details?.retry_after_ms;
-    if (!envelope.ok && (envelope.error.code === 'rate_limited' || typeof retryAfterMs === 'number')) {
-      const ms = typeof retryAfterMs === 'number' ? retryAfterMs : 1000;
-      c.header('Retry-After', String(Math.max(1, Math.ceil(ms / 1000))));
+    if (typeof retryAfterMs === 'number') {
+      c.header('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
     }
     return reply(envelope);
   });

@@ -7,7 +7,6 @@
  * - `createTestDb('postgres')`: `CREATE DATABASE chambers_t_<unix seconds>_<random>` on the local server
  *   (see services.ts), migrated; `close()` drops it. Its `url` lets a test open other clients on it (Neon
  *   through the proxy, a second pool...). Databases left by crashed runs are dropped after 6 hours.
- * - `testDbKinds()`: the kinds available here (pglite always, postgres when the server is up).
  * - `forEachDb(title, (getDb, kind) => { it(...) })`: registers the suite once per kind, the postgres
  *   one with `describeWithService` semantics (skipped with a warning locally, required in CI). By default
  *   one database per suite (created in beforeAll); `{ fresh: 'test' }` gives every test its own.
@@ -160,10 +159,6 @@ export async function createTestDb(kind: TestDbKind, options: TestDbOptions = {}
 }
 
 /** The database kinds available on this machine. */
-export function testDbKinds(): TestDbKind[] {
-  return services.postgres ? ['pglite', 'postgres'] : ['pglite'];
-}
-
 export interface ForEachDbOptions extends TestDbOptions {
   /** 'suite' (default): one database shared by the suite's tests; 'test': a new one per test. */
   fresh?: 'suite' | 'test';

@@ -63,7 +63,7 @@ const [postgresUp, redisUp] = await Promise.all([
 export const services: Readonly<Record<ServiceName, boolean>> = { postgres: postgresUp, redis: redisUp };
 
 /** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   try {
     const u = new URL(url);
     if (u.password) u.password = '***';
