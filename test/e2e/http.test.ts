@@ -3,30 +3,17 @@
 // statuses for every error code it can return, Retry-After, request ids and /healthz.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { errorCatalogue } from '../../src/contract/errors.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { deferred, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+import { latchTool } from '../harness/fixtures.ts';
+import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const MAX_BODY = 4096;
 
-let latch = deferred();
-let entered = deferred();
-const probe_latch_run = defineTool({
-  name: 'probe_latch_run',
-  description: 'Test fixture: a mutation that blocks until the test releases it, to observe in_progress.',
-  input: { key: z.string().max(50).describe('The idempotency key') },
-  mutates: 'write',
-  idempotencyKey: (input) => input.key,
-  async run({ input }) {
-    entered.resolve();
-    await latch.promise;
-    return { key: input.key };
-  },
-});
+const latch = latchTool();
 
 const probe_failure_run = defineTool({
   name: 'probe_failure_run',
@@ -82,7 +69,7 @@ describe('HTTP level', () => {
 
   beforeAll(async () => {
     s = await startTestServer({
-      tools: [...tools, probe_latch_run, probe_failure_run],
+      tools: [...tools, latch.tool, probe_failure_run],
       grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
       env: { ALLOWED_ORIGINS: 'app.example, chambers.example', MAX_BODY_BYTES: String(MAX_BODY) },
     });
@@ -344,15 +331,14 @@ describe('HTTP level', () => {
     });
 
     it('409 in_progress while the same call runs, then 200 replayed', async () => {
-      latch = deferred();
-      entered = deferred();
+      latch.reset();
       const first = v1('probe_latch_run', { key: 'v1-latch' });
-      await entered.promise;
+      await latch.entered();
       const dupRes = await v1('probe_latch_run', { key: 'v1-latch' });
       expect(dupRes.headers.get('retry-after')).toBe('1');
       const dup = await expectStatus(dupRes, 409, 'in_progress');
       expect(dup.ok ? null : dup.error.details).toMatchObject({ retry_after_ms: expect.any(Number) });
-      latch.resolve();
+      latch.release();
       await expectStatus(await first, 200);
       const replay = await expectStatus(await v1('probe_latch_run', { key: 'v1-latch' }), 200);
       expect(replay).toMatchObject({ ok: true, replayed: true });

@@ -4,35 +4,19 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { tools } from '../../functions/index.ts';
-import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { deferred, errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+import { latchTool } from '../harness/fixtures.ts';
+import { errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 import { describeWithService } from '../harness/services.ts';
 
 type Created = { case: { id: string; title: string }; created: boolean };
 
 // A mutation the test holds open: the first call waits on `latch` so a duplicate is provably in flight.
-let latch = deferred();
-let entered = deferred();
-let runs = 0;
-const probe_latch_run = defineTool({
-  name: 'probe_latch_run',
-  description: 'Test fixture: a mutation that blocks until the test releases it, to observe in_progress.',
-  input: { key: z.string().max(50).describe('The idempotency key') },
-  mutates: 'write',
-  idempotencyKey: (input) => input.key,
-  async run({ input }) {
-    runs += 1;
-    entered.resolve();
-    await latch.promise;
-    return { key: input.key, run: runs };
-  },
-});
+const latch = latchTool();
 
 const envelopeOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
   result.structuredContent as unknown as Envelope;
@@ -50,7 +34,7 @@ function idempotencySuite(stack: { db: 'pglite' | 'postgres'; kv: 'postgres' | '
   beforeAll(async () => {
     s = await startTestServer({
       ...stack,
-      tools: [...tools, probe_latch_run],
+      tools: [...tools, latch.tool],
       grants: { ceo: ['probe_latch_run'] },
     });
   });
@@ -137,16 +121,14 @@ function idempotencySuite(stack: { db: 'pglite' | 'postgres'; kv: 'postgres' | '
   });
 
   it('a duplicate while the first call is in flight gets in_progress; after it finishes it is replayed', async () => {
-    latch = deferred();
-    entered = deferred();
-    runs = 0;
+    latch.reset();
     const key = `latch-${stack.db}-${stack.kv}`;
     const [a, b] = await Promise.all([
       s.connect('ceo', { era: 'legacy' }),
       s.connect('ceo', { era: 'modern' }),
     ]);
     const first = a.callTool({ name: 'probe_latch_run', arguments: { key } });
-    await entered.promise;
+    await latch.entered();
     for (const client of [a, b]) {
       const dup = await client.callTool({ name: 'probe_latch_run', arguments: { key } });
       expect(dup.isError).toBe(true);
@@ -155,12 +137,12 @@ function idempotencySuite(stack: { db: 'pglite' | 'postgres'; kv: 'postgres' | '
         error: { code: 'in_progress', details: { key, retry_after_ms: expect.any(Number) } },
       });
     }
-    latch.resolve();
+    latch.release();
     const done = envelopeOf(await first);
     expect(done).toMatchObject({ ok: true, data: { key, run: 1 } });
     const replay = envelopeOf(await b.callTool({ name: 'probe_latch_run', arguments: { key } }));
     expect(replay).toMatchObject({ ok: true, replayed: true, data: { key, run: 1 } });
-    expect(runs).toBe(1);
+    expect(latch.runs()).toBe(1);
   });
 
   it('a validation failure is never stored: the corrected call runs normally', async () => {
