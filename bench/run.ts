@@ -24,6 +24,7 @@ import { defineTool } from '../src/contract/define.ts';
 import { callTool } from '../src/contract/execute.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { dumpPglite, openPglite } from '../src/db/pglite.ts';
+import { noJobs } from '../src/jobs/context.ts';
 import { createPostgresKv } from '../src/kv/postgres.ts';
 import type { KvStore } from '../src/kv/types.ts';
 import { createLogger } from '../src/log.ts';
@@ -436,6 +437,7 @@ const kernelCtx = {
   log: silent,
   progress: async () => {},
   waitUntil: () => {},
+  jobs: noJobs,
 };
 const ceoGrants = grants.get('ceo') ?? new Set<string>();
 const viaApp = (target: Hono['fetch'], url: string, form: Form) => async () => {

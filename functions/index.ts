@@ -5,6 +5,8 @@ import { case_final_text_get } from './case/case_final_text_get.ts';
 import { case_get } from './case/case_get.ts';
 import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
+import { extraction_run } from './extraction/extraction_run.ts';
+import { extraction_status } from './extraction/extraction_status.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools: readonly AnyTool[] = [
@@ -14,4 +16,6 @@ export const tools: readonly AnyTool[] = [
   case_update,
   case_delete,
   case_final_text_get,
+  extraction_status,
+  extraction_run,
 ];

@@ -16,6 +16,13 @@ const int = (value: string | undefined, fallback: number, name: string): number 
   return n;
 };
 
+/** WORKER_SECRET guards POST /worker/drain; a short one would be guessable, so it is refused at start. */
+const workerSecret = (value: string | undefined): string | null => {
+  if (value === undefined || value.trim() === '') return null;
+  if (value.length < 16) throw new Error('WORKER_SECRET must be at least 16 characters');
+  return value;
+};
+
 /** Settings shared by every runtime, from environment variables (README lists them). */
 export function appConfigFromEnv(
   env: Env,
@@ -25,6 +32,7 @@ export function appConfigFromEnv(
     allowedOrigins: list(env.ALLOWED_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
+    workerSecret: workerSecret(env.WORKER_SECRET),
     // 0 turns the limiter off (benchmarks); the default stops a runaway loop, not normal work.
     rateLimit:
       perSecond === 0

@@ -6,6 +6,8 @@ import type { AnyTool } from './contract/define.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
 import { createApp, type RequestServices } from './http/app.ts';
+import { jobHandlers } from './jobs/handlers.ts';
+import type { JobHandler } from './jobs/queue.ts';
 import { createLogger, type LogSink, parseLogLevel } from './log.ts';
 
 export const VERSION = '0.1.0';
@@ -35,6 +37,10 @@ export interface ChambersOptions {
   env: Env;
   services(c: Context): Promise<RequestServices>;
   waitUntil?(c: Context, work: Promise<unknown>): void;
+  /** Drains the queue soon after a tool enqueued (see AppOptions.kick); without it a kick does nothing. */
+  kick?(c: Context): void;
+  /** Defaults to the production registry (src/jobs/handlers.ts); tests pass their own. */
+  jobHandlers?: Readonly<Record<string, JobHandler>>;
   /** Defaults to the full registry in functions/index.ts; tests may serve fixture tools. */
   tools?: readonly AnyTool[];
   /**
@@ -59,6 +65,8 @@ export function createChambers(options: ChambersOptions) {
     env: options.env,
     log,
     version: VERSION,
+    jobHandlers: options.jobHandlers ?? jobHandlers,
+    ...(options.kick === undefined ? {} : { kick: options.kick }),
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
   });

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../db/types.ts';
+import type { DrainReport } from '../jobs/queue.ts';
 import type { KvStore } from '../kv/types.ts';
 import type { OwnerAck } from './gates.ts';
 
@@ -16,6 +17,16 @@ export interface ProgressUpdate {
   message?: string;
 }
 
+/** The durable queue as a tool sees it (enqueue itself is `enqueueJob` inside the tool's transaction). */
+export interface ToolJobs {
+  /** Asks the runtime to drain soon; call it after the transaction that enqueued has committed. */
+  kick(): void;
+  /** Drains one bounded batch now on this request's database, with the runtime's handlers. */
+  drain(options?: { maxJobs?: number; kinds?: readonly string[] }): Promise<DrainReport>;
+  /** The job kinds this runtime has handlers for. */
+  readonly kinds: readonly string[];
+}
+
 /** The request-scoped context a tool receives; nothing in it outlives the request. */
 export interface ToolContext {
   db: Db;
@@ -28,6 +39,7 @@ export interface ToolContext {
   log: Logger;
   /** Reports progress on long work; a no-op when the caller sent no progressToken. */
   progress(update: ProgressUpdate): Promise<void>;
+  jobs: ToolJobs;
   /** Keeps background work alive after the response (Workers `waitUntil`; awaited at shutdown on Node). */
   waitUntil(work: Promise<unknown>): void;
 }

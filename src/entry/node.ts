@@ -5,6 +5,8 @@ import { AGENT_NAMES } from '../agents/grants.ts';
 import { loadAgentsFromDir } from '../agents/load-node.ts';
 import { hasAnyToken, mintToken } from '../auth/tokens.ts';
 import { constantTimeEqual, randomToken } from '../contract/hash.ts';
+import { jobHandlers } from '../jobs/handlers.ts';
+import { startDrainLoop } from '../jobs/loop.ts';
 import { createChambers } from '../server.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { openNodeStores } from './node-stores.ts';
@@ -25,7 +27,10 @@ const lock = embedded
 const stores = await openNodeStores(env);
 const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
+// The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
+let loop: ReturnType<typeof startDrainLoop> | undefined;
 const { app, registry, log } = createChambers({
+  kick: () => loop?.kick(),
   agents,
   env,
   services: async () => ({ db: stores.handle.db, kv: stores.kv }),
@@ -34,6 +39,8 @@ const { app, registry, log } = createChambers({
     void work.finally(() => pending.delete(work));
   },
 });
+
+loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 
 const adminSecret = randomToken(32);
 if (embedded) {
@@ -87,7 +94,7 @@ const stop = async (signal: string) => {
   stopping = true;
   log.info('shutting down', { signal });
   server.close();
-  await Promise.allSettled([...pending]);
+  await Promise.allSettled([...pending, loop?.stop()]);
   await lock?.release();
   await stores.handle.close();
   process.exit(0);

@@ -1,5 +1,5 @@
 // The Cloudflare Workers entry: Neon (WebSocket Pool, per request) and Upstash Redis from the env.
-import type { ExecutionContext } from '@cloudflare/workers-types';
+import type { ExecutionContext, ScheduledController } from '@cloudflare/workers-types';
 import type { Context } from 'hono';
 import analyst from '../../agents/analyst.md';
 import ceo from '../../agents/ceo.md';
@@ -7,7 +7,10 @@ import qa from '../../agents/qa.md';
 import researcher from '../../agents/researcher.md';
 import writer from '../../agents/writer.md';
 import { parseAgents } from '../agents/grants.ts';
+import type { Logger } from '../contract/define.ts';
 import { openNeon } from '../db/neon.ts';
+import { jobHandlers } from '../jobs/handlers.ts';
+import { DRAIN_DEFAULTS, drainJobs } from '../jobs/queue.ts';
 import { createUpstashKv } from '../kv/upstash.ts';
 import { createChambers } from '../server.ts';
 
@@ -35,6 +38,36 @@ const stringEnv = (env: WorkerEnv): Record<string, string | undefined> =>
 // KV clients are made per request inside `services` (a Workers I/O object cannot outlive its request).
 let chambers: ReturnType<typeof createChambers> | undefined;
 
+const openDb = (env: WorkerEnv) =>
+  openNeon(env.DATABASE_URL, env.NEON_WS_PROXY ? { wsProxy: env.NEON_WS_PROXY } : {});
+
+/**
+ * One bounded drain on a database handle of its own, closed when the drain ends: run under `waitUntil`
+ * after a kick (the request's handle is released with its response) and from the Cron Trigger.
+ */
+async function drainDetached(env: WorkerEnv, log: Logger, workerId: string): Promise<void> {
+  const handle = openDb(env);
+  try {
+    const report = await drainJobs({
+      db: handle.db,
+      handlers: jobHandlers,
+      maxJobs: DRAIN_DEFAULTS.maxJobs,
+      budgetMs: DRAIN_DEFAULTS.budgetMs,
+      leaseMs: DRAIN_DEFAULTS.leaseMs,
+      concurrency: DRAIN_DEFAULTS.concurrency,
+      workerId,
+      log,
+      now: () => new Date(),
+    });
+    if (report.claimed > 0)
+      log.info('drained jobs', { ...report, errors: report.errors.length, worker: workerId });
+  } catch (e) {
+    log.warn('drain failed', { error: e instanceof Error ? e.message : String(e), worker: workerId });
+  } finally {
+    await handle.close();
+  }
+}
+
 function appFor(env: WorkerEnv) {
   if (chambers === undefined) {
     const vars = stringEnv(env);
@@ -42,11 +75,16 @@ function appFor(env: WorkerEnv) {
       agents,
       env: vars,
       services: async () => {
-        const handle = openNeon(env.DATABASE_URL, env.NEON_WS_PROXY ? { wsProxy: env.NEON_WS_PROXY } : {});
+        const handle = openDb(env);
         const kv = createUpstashKv({ url: env.UPSTASH_REDIS_REST_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
         return { db: handle.db, kv, release: () => handle.close() };
       },
       waitUntil: (c: Context, work) => c.executionCtx.waitUntil(work),
+      kick: (c: Context) => {
+        const log = chambers?.log;
+        if (log !== undefined)
+          c.executionCtx.waitUntil(drainDetached(env, log, `kick-${crypto.randomUUID()}`));
+      },
     });
   }
   return chambers;
@@ -55,5 +93,9 @@ function appFor(env: WorkerEnv) {
 export default {
   fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Response | Promise<Response> {
     return appFor(env).app.fetch(request, env, ctx);
+  },
+  /** The Cron Trigger (wrangler.toml `[triggers] crons`): picks up retries and work no kick reached. */
+  scheduled(_controller: ScheduledController, env: WorkerEnv, ctx: ExecutionContext): void {
+    ctx.waitUntil(drainDetached(env, appFor(env).log, `cron-${crypto.randomUUID()}`));
   },
 };

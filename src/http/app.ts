@@ -16,8 +16,11 @@ import { callTool, errorToEnvelope } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import type { Db } from '../db/types.ts';
+import { requestJobs } from '../jobs/context.ts';
+import type { JobHandler } from '../jobs/queue.ts';
 import type { KvStore } from '../kv/types.ts';
 import { createMcpEndpoint, type McpCallState } from '../mcp/binding.ts';
+import { mountWorkerRoutes } from './worker.ts';
 
 /** The stores one request uses; on Node shared by all requests, on Workers made per request. */
 export interface RequestServices {
@@ -34,6 +37,8 @@ export interface AppConfig {
   allowedHosts: readonly string[];
   /** Cap on request bodies, checked before any parsing. */
   maxBodyBytes: number;
+  /** The secret of `POST /worker/drain`; null disables the route (every call gets 401). */
+  workerSecret: string | null;
 }
 
 export interface AppOptions {
@@ -46,6 +51,13 @@ export interface AppOptions {
   rateLimiter?: RateLimiter;
   /** Keeps work alive after the response (Workers `executionCtx.waitUntil`). */
   waitUntil?(c: Context, work: Promise<unknown>): void;
+  /** The job handlers, by kind, that drains run (the worker route, extraction_run). */
+  jobHandlers: Readonly<Record<string, JobHandler>>;
+  /**
+   * Drains the queue soon after a tool enqueued (Node: wakes the in-process loop; Workers: a drain under
+   * `waitUntil` on its own database handle, since the request's is released with the response).
+   */
+  kick?(c: Context): void;
   version: string;
 }
 
@@ -226,6 +238,13 @@ export function createApp(options: AppOptions) {
         env: options.env,
         log: c.get('log'),
         waitUntil: (work) => options.waitUntil?.(c, work),
+        jobs: requestJobs({
+          db: services.db,
+          handlers: options.jobHandlers,
+          log: c.get('log'),
+          kick: () => options.kick?.(c),
+          workerId: `req-${c.get('requestId')}`,
+        }),
       },
     };
   };
@@ -279,6 +298,12 @@ export function createApp(options: AppOptions) {
   });
 
   app.get('/v1/tools', guard, (c) => c.json(mcp.listFor(c.get('agent'))));
+
+  mountWorkerRoutes(app, {
+    secret: config.workerSecret,
+    handlers: options.jobHandlers,
+    services: options.services,
+  });
 
   app.notFound((c) => c.json({ error: 'not_found', message: `No route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((e, c) => {

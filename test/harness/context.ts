@@ -1,5 +1,6 @@
 // A ToolContext for calling the kernel directly (callTool) on real stores, without the HTTP layer.
 import type { ToolContext } from '../../src/contract/define.ts';
+import { noJobs } from '../../src/jobs/context.ts';
 import { createLogger } from '../../src/log.ts';
 
 export function toolContext(
@@ -15,6 +16,7 @@ export function toolContext(
     log: createLogger('silent'),
     progress: async () => {},
     waitUntil: () => {},
+    jobs: noJobs,
     ...overrides,
   };
 }

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { stableStringify } from '../../src/contract/hash.ts';
+import { jobKindInput } from './_shared.ts';
+
+export const extraction_run = defineTool({
+  name: 'extraction_run',
+  title: 'Run background work now',
+  description:
+    'Drains one bounded batch of the durable background queue now (text extraction, indexing, rule-based ' +
+    'extraction) instead of waiting for the worker, and reports it: jobs claimed, succeeded, retried ' +
+    '(failed, retry scheduled), dead, the errors, and how many are still waiting. Work also runs on its own ' +
+    'shortly after it is queued; use this when extraction_status shows jobs waiting and you need them done ' +
+    'before you go on. Safe to repeat: every job runs at most once per attempt and its effect is idempotent.',
+  input: {
+    kind: jobKindInput.optional(),
+    max_jobs: z
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('At most this many jobs in this batch (default 20)'),
+  },
+  mutates: 'write',
+  // A drain is idempotent by itself (jobs are claimed once per attempt); the key only turns a concurrent
+  // duplicate into in_progress, and a repeat always drains again instead of replaying an old report.
+  idempotencyKey: (input) => `drain:${stableStringify(input)}`,
+  setSemantics: true,
+  async run({ ctx, input }) {
+    if (input.kind !== undefined && !ctx.jobs.kinds.includes(input.kind)) {
+      throw new ToolError('invalid_args', `No worker handles job kind "${input.kind}"`, {
+        details: {
+          issues: [{ path: 'kind', message: 'not a kind this server runs' }],
+          handled_kinds: ctx.jobs.kinds,
+        },
+      });
+    }
+    const report = await ctx.jobs.drain({
+      maxJobs: input.max_jobs ?? 20,
+      ...(input.kind === undefined ? {} : { kinds: [input.kind] }),
+    });
+    return ok(
+      report,
+      `Ran ${report.claimed} job(s): ${report.succeeded} succeeded, ${report.retried} to retry, ` +
+        `${report.dead} dead; ${report.remaining} still waiting`,
+    );
+  },
+});

@@ -1,0 +1,111 @@
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { empty, ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { jobs } from '../../src/db/schema/jobs.ts';
+import { documentSubject, jobKindInput } from './_shared.ts';
+
+/** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */
+const SUBJECT_JOBS_CAP = 50;
+
+const count = (where: SQL) => sql<number>`(count(*) filter (where ${where}))::int`;
+
+export const extraction_status = defineTool({
+  name: 'extraction_status',
+  title: 'Background work status',
+  description:
+    'Shows the durable queue of background work (text extraction, indexing, rule-based extraction): per job ' +
+    'kind, how many jobs are pending, running, failed (an attempt failed, a retry is scheduled), dead (gave ' +
+    'up; the error is kept) and succeeded, and the age of the oldest job still waiting. Give document_id (or ' +
+    'subject) to see the jobs of one document: each with its state, attempts and last error. Read-only; ' +
+    'use extraction_run to drain a batch now. Status "empty" when no job matches.',
+  input: {
+    kind: jobKindInput.optional(),
+    document_id: z
+      .uuid()
+      .optional()
+      .describe('A document id: show that document’s jobs (subject "document:<id>")'),
+    subject: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        'A job subject as the queue stores it, e.g. "document:<uuid>"; use document_id for documents',
+      ),
+  },
+  mutates: false,
+  async run({ ctx, input }) {
+    if (input.document_id !== undefined && input.subject !== undefined) {
+      throw new ToolError('invalid_args', 'Give document_id or subject, not both', {
+        details: { issues: [{ path: 'subject', message: 'document_id already names the subject' }] },
+      });
+    }
+    const subject = input.document_id !== undefined ? documentSubject(input.document_id) : input.subject;
+    const where = and(
+      input.kind === undefined ? undefined : eq(jobs.kind, input.kind),
+      subject === undefined ? undefined : eq(jobs.subject, subject),
+    );
+    const waiting = sql`${jobs.state} = 'pending'`;
+    const rows = await ctx.db
+      .select({
+        kind: jobs.kind,
+        pending: count(sql`${waiting} and ${jobs.lastError} is null`),
+        failed: count(sql`${waiting} and ${jobs.lastError} is not null`),
+        running: count(sql`${jobs.state} = 'running'`),
+        dead: count(sql`${jobs.state} = 'dead'`),
+        succeeded: count(sql`${jobs.state} = 'succeeded'`),
+        oldestWaitingMs: sql<
+          number | null
+        >`(extract(epoch from (now() - min(${jobs.createdAt}) filter (where ${waiting}))) * 1000)::float8`,
+      })
+      .from(jobs)
+      .where(where)
+      .groupBy(jobs.kind)
+      .orderBy(jobs.kind);
+    const kinds = rows.map((r) => ({
+      kind: r.kind,
+      pending: r.pending,
+      running: r.running,
+      failed: r.failed,
+      dead: r.dead,
+      succeeded: r.succeeded,
+      oldest_pending_age_ms:
+        r.oldestWaitingMs === null ? null : Math.max(0, Math.round(Number(r.oldestWaitingMs))),
+    }));
+    const data: Record<string, unknown> = { kinds, handled_kinds: ctx.jobs.kinds };
+    if (subject !== undefined) {
+      const list = await ctx.db
+        .select()
+        .from(jobs)
+        .where(where)
+        .orderBy(desc(jobs.createdAt), desc(jobs.id))
+        .limit(SUBJECT_JOBS_CAP + 1);
+      data.subject = subject;
+      data.jobs = list.slice(0, SUBJECT_JOBS_CAP).map((j) => ({
+        id: j.id,
+        kind: j.kind,
+        state: j.state === 'pending' && j.lastError !== null ? 'failed' : j.state,
+        attempt: j.attempt,
+        max_attempts: j.maxAttempts,
+        last_error: j.lastError,
+        run_at: j.runAt.toISOString(),
+        created_at: j.createdAt.toISOString(),
+        updated_at: j.updatedAt.toISOString(),
+        finished_at: j.finishedAt?.toISOString() ?? null,
+      }));
+      data.truncated = list.length > SUBJECT_JOBS_CAP;
+    }
+    if (kinds.length === 0) {
+      return empty(data, subject === undefined ? 'No background jobs' : `No background jobs for ${subject}`);
+    }
+    const sum = (k: 'pending' | 'running' | 'failed' | 'dead') => kinds.reduce((n, r) => n + r[k], 0);
+    return ok(
+      data,
+      `${sum('pending')} pending, ${sum('running')} running, ${sum('failed')} failed, ${sum('dead')} dead` +
+        (subject === undefined ? '' : ` for ${subject}`),
+    );
+  },
+});

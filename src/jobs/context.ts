@@ -1,0 +1,57 @@
+import type { Logger, ToolJobs } from '../contract/define.ts';
+import type { Db } from '../db/types.ts';
+import { DRAIN_DEFAULTS, drainJobs, type JobHandler } from './queue.ts';
+
+/** The `jobs` member of one request's ToolContext: kicks are passed on once per request. */
+export function requestJobs(o: {
+  db: Db;
+  handlers: Readonly<Record<string, JobHandler>>;
+  log: Logger;
+  kick?: () => void;
+  workerId: string;
+}): ToolJobs {
+  let kicked = false;
+  const kinds = Object.keys(o.handlers);
+  return {
+    kinds,
+    kick() {
+      if (kicked) return;
+      kicked = true;
+      o.kick?.();
+    },
+    drain(options = {}) {
+      const wanted = options.kinds ?? kinds;
+      const handlers = Object.fromEntries(
+        Object.entries(o.handlers).filter(([kind]) => wanted.includes(kind)),
+      ) as Record<string, JobHandler>;
+      return drainJobs({
+        db: o.db,
+        handlers,
+        maxJobs: options.maxJobs ?? DRAIN_DEFAULTS.maxJobs,
+        budgetMs: DRAIN_DEFAULTS.budgetMs,
+        leaseMs: DRAIN_DEFAULTS.leaseMs,
+        concurrency: DRAIN_DEFAULTS.concurrency,
+        workerId: o.workerId,
+        log: o.log,
+        now: () => new Date(),
+      });
+    },
+  };
+}
+
+/** A ToolJobs that does nothing: for contexts without a queue runtime (direct kernel calls in tests). */
+export const noJobs: ToolJobs = {
+  kinds: [],
+  kick() {},
+  drain: () =>
+    Promise.resolve({
+      claimed: 0,
+      succeeded: 0,
+      retried: 0,
+      dead: 0,
+      stale: 0,
+      errors: [],
+      ms: 0,
+      remaining: 0,
+    }),
+};

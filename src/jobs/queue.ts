@@ -1,0 +1,378 @@
+/**
+ * The durable job queue over the `jobs` table (DESIGN.md §1 src/jobs/).
+ *
+ * - enqueue: `INSERT … ON CONFLICT (kind, dedupe_key) DO NOTHING`, inside the caller's transaction, so the
+ *   job commits (or rolls back) with the row that needs the work.
+ * - claim: one statement, `FOR UPDATE SKIP LOCKED`, increments `attempt` and sets a lease; a running job
+ *   whose lease lapsed (its worker died) is claimable again.
+ * - settle: by (id, attempt) and only while the row is still `running` at that attempt, so a stale worker
+ *   can never complete, fail or retry a newer attempt.
+ * - retry with exponential backoff (capped) up to `max_attempts`, then `dead` keeping the last error.
+ *
+ * Handlers must make their effects idempotent: a job may run more than once (a lapsed lease, a crash
+ * between the effect and the settle). The queue promises that two workers never hold the same attempt.
+ *
+ * Time is "the later of the database clock and the caller's clock": the database clock keeps app servers
+ * with skewed clocks honest, and the caller's `now()` lets tests move time forward.
+ */
+import { sql } from 'drizzle-orm';
+import type { Logger } from '../contract/define.ts';
+import { jobs } from '../db/schema/jobs.ts';
+import type { Db } from '../db/types.ts';
+
+/** A database or a drizzle transaction on it (a transaction is a database for every query we make). */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface EnqueueInput {
+  kind: string;
+  dedupeKey: string;
+  payload: Record<string, unknown>;
+  subject?: string;
+  maxAttempts?: number;
+  runAt?: Date;
+}
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  attempt: number;
+  maxAttempts: number;
+  payload: Record<string, unknown>;
+  subject: string | null;
+}
+
+export interface JobContext {
+  db: Db;
+  log: Logger;
+  now(): Date;
+  /** Aborted when the job's lease lapses (another worker may take it over) or the drain is stopped. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (
+  job: {
+    id: string;
+    kind: string;
+    attempt: number;
+    payload: Record<string, unknown>;
+    subject: string | null;
+  },
+  jctx: JobContext,
+) => Promise<void>;
+
+/** Thrown by a handler for a failure no retry can fix (a broken file): the job goes `dead` at once. */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface Backoff {
+  /** Delay after the first failed attempt; doubles with each further attempt. */
+  baseMs: number;
+  /** The longest delay between attempts. */
+  capMs: number;
+}
+
+export const DEFAULT_BACKOFF: Backoff = { baseMs: 2_000, capMs: 10 * 60_000 };
+export const DEFAULT_MAX_ATTEMPTS = 5;
+const MAX_ERROR_CHARS = 2_000;
+
+/** The delay before the attempt after `attempt` failed: base · 2^(attempt−1), capped. */
+export function backoffMs(attempt: number, backoff: Backoff = DEFAULT_BACKOFF): number {
+  return Math.min(backoff.capMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
+}
+
+/** The rows of a raw `db.execute` result: every driver we use (pg, PGlite, Neon) returns `{ rows }`. */
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  if (!Array.isArray(rows)) throw new Error('unexpected result shape from db.execute');
+  return rows as Record<string, unknown>[];
+}
+
+const clock = (now: Date) => sql`greatest(now(), ${now.toISOString()}::timestamptz)`;
+const millis = (ms: number) => sql`(${ms}::float8 * interval '1 millisecond')`;
+
+/**
+ * Enqueues a job unless one with the same (kind, dedupe key) exists; returns the job's id either way.
+ * Pass the caller's transaction to commit the job atomically with the row that needs the work.
+ */
+export async function enqueueJob(db: DbOrTx, job: EnqueueInput): Promise<{ id: string; created: boolean }> {
+  const maxAttempts = job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error('maxAttempts must be ≥ 1');
+  const inserted = await db
+    .insert(jobs)
+    .values({
+      id: crypto.randomUUID(),
+      kind: job.kind,
+      dedupeKey: job.dedupeKey,
+      subject: job.subject ?? null,
+      payload: job.payload,
+      maxAttempts,
+      ...(job.runAt === undefined ? {} : { runAt: job.runAt }),
+    })
+    .onConflictDoNothing({ target: [jobs.kind, jobs.dedupeKey] })
+    .returning({ id: jobs.id });
+  const first = inserted[0];
+  if (first !== undefined) return { id: first.id, created: true };
+  const existing = await db.execute(
+    sql`select id from jobs where kind = ${job.kind} and dedupe_key = ${job.dedupeKey}`,
+  );
+  const id = rowsOf(existing)[0]?.id;
+  if (typeof id !== 'string') throw new Error('enqueueJob: conflicting job vanished');
+  return { id, created: false };
+}
+
+export interface ClaimOptions {
+  kinds: readonly string[];
+  limit: number;
+  leaseMs: number;
+  workerId: string;
+  now: Date;
+}
+
+/**
+ * Claims up to `limit` due jobs of the given kinds in one statement: pending ones whose `run_at` has come,
+ * and running ones whose lease lapsed with attempts left. Each gets `attempt + 1` and a lease.
+ */
+export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
+  if (o.kinds.length === 0 || o.limit < 1) return [];
+  const now = clock(o.now);
+  const kinds = sql.join(
+    o.kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    with due as (
+      select id from jobs
+      where kind in (${kinds})
+        and ((state = 'pending' and run_at <= ${now})
+          or (state = 'running' and lease_until < ${now} and attempt < max_attempts))
+      order by run_at, id
+      limit ${o.limit}
+      for update skip locked
+    )
+    update jobs j set state = 'running', attempt = j.attempt + 1, lease_until = ${now} + ${millis(o.leaseMs)},
+      locked_by = ${o.workerId}, updated_at = ${now}
+    from due where j.id = due.id
+    returning j.id, j.kind, j.attempt, j.max_attempts, j.payload, j.subject`);
+  return rowsOf(result).map((r) => ({
+    id: String(r.id),
+    kind: String(r.kind),
+    attempt: Number(r.attempt),
+    maxAttempts: Number(r.max_attempts),
+    payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
+    subject: r.subject === null || r.subject === undefined ? null : String(r.subject),
+  }));
+}
+
+/**
+ * Running jobs whose lease lapsed on their last attempt: their worker died and no attempt is left, so they
+ * are dead (keeping the last error, or saying the lease lapsed).
+ */
+export async function buryLapsedJobs(db: Db, now: Date): Promise<number> {
+  const t = clock(now);
+  const result = await db.execute(sql`
+    update jobs set state = 'dead', lease_until = null, locked_by = null, updated_at = ${t}, finished_at = ${t},
+      last_error = coalesce(last_error || '; ', '') || 'lease lapsed on the last attempt (worker lost)'
+    where state = 'running' and lease_until < ${t} and attempt >= max_attempts
+    returning id`);
+  return rowsOf(result).length;
+}
+
+export interface SettleRef {
+  id: string;
+  attempt: number;
+  now: Date;
+}
+
+/** Marks the attempt succeeded; false when it is no longer this attempt's to settle (stale worker). */
+export async function completeJob(db: Db, ref: SettleRef): Promise<boolean> {
+  const t = clock(ref.now);
+  const result = await db.execute(sql`
+    update jobs set state = 'succeeded', lease_until = null, locked_by = null, updated_at = ${t}, finished_at = ${t}
+    where id = ${ref.id} and attempt = ${ref.attempt} and state = 'running'
+    returning id`);
+  return rowsOf(result).length === 1;
+}
+
+/**
+ * Records a failed attempt: back to `pending` after the backoff while attempts remain, else (or when
+ * `permanent`) `dead`. Returns the new state, or null when the attempt is no longer this worker's.
+ */
+export async function failJob(
+  db: Db,
+  ref: SettleRef & { error: string; permanent?: boolean; backoff?: Backoff },
+): Promise<'pending' | 'dead' | null> {
+  const { baseMs, capMs } = ref.backoff ?? DEFAULT_BACKOFF;
+  const t = clock(ref.now);
+  const permanent = ref.permanent === true;
+  const error = ref.error.length > MAX_ERROR_CHARS ? `${ref.error.slice(0, MAX_ERROR_CHARS)}…` : ref.error;
+  const isDead = sql`(${permanent}::boolean or attempt >= max_attempts)`;
+  const result = await db.execute(sql`
+    update jobs set
+      state = case when ${isDead} then 'dead' else 'pending' end,
+      run_at = case when ${isDead} then run_at
+        else ${t} + least(${capMs}::float8, ${baseMs}::float8 * power(2, attempt - 1)) * interval '1 millisecond' end,
+      finished_at = case when ${isDead} then ${t} else null end,
+      last_error = ${error}, lease_until = null, locked_by = null, updated_at = ${t}
+    where id = ${ref.id} and attempt = ${ref.attempt} and state = 'running'
+    returning state`);
+  const state = rowsOf(result)[0]?.state;
+  return state === 'pending' || state === 'dead' ? state : null;
+}
+
+/** Jobs of these kinds that a drain could claim now. */
+export async function countDueJobs(db: Db, kinds: readonly string[], now: Date): Promise<number> {
+  if (kinds.length === 0) return 0;
+  const t = clock(now);
+  const list = sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const result = await db.execute(sql`
+    select count(*)::int as n from jobs
+    where kind in (${list})
+      and ((state = 'pending' and run_at <= ${t})
+        or (state = 'running' and lease_until < ${t} and attempt < max_attempts))`);
+  return Number(rowsOf(result)[0]?.n ?? 0);
+}
+
+export interface DrainOptions {
+  db: Db;
+  handlers: Readonly<Record<string, JobHandler>>;
+  /** At most this many jobs are claimed. */
+  maxJobs: number;
+  /** No job is claimed after this many ms; jobs already running finish (their lease covers them). */
+  budgetMs: number;
+  /** How long a claimed job is this worker's; past it another worker may run the job again. */
+  leaseMs: number;
+  workerId: string;
+  /** Jobs run side by side (each lane claims one job at a time). Default 1. */
+  concurrency?: number;
+  log: Logger;
+  now(): Date;
+  backoff?: Backoff;
+  /** Stops claiming when aborted (shutdown); running jobs see it through their own signal. */
+  signal?: AbortSignal;
+}
+
+export interface DrainError {
+  id: string;
+  kind: string;
+  attempt: number;
+  error: string;
+  /** pending: will be retried; dead: no retry; stale: the attempt was no longer ours to settle. */
+  outcome: 'pending' | 'dead' | 'stale';
+}
+
+export interface DrainReport {
+  claimed: number;
+  succeeded: number;
+  retried: number;
+  dead: number;
+  /** Attempts whose settle was refused because the job had moved on (lease lapsed and re-claimed). */
+  stale: number;
+  errors: DrainError[];
+  ms: number;
+  /** Jobs of the handled kinds still claimable when the drain ended. */
+  remaining: number;
+}
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
+const MAX_REPORTED_ERRORS = 20;
+
+/** Drains one bounded batch: at most `maxJobs` jobs, claimed within `budgetMs`, `concurrency` at a time. */
+export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
+  const started = Date.now();
+  const kinds = Object.keys(o.handlers);
+  const report: DrainReport = {
+    claimed: 0,
+    succeeded: 0,
+    retried: 0,
+    dead: 0,
+    stale: 0,
+    errors: [],
+    ms: 0,
+    remaining: 0,
+  };
+  const noteError = (e: DrainError) => {
+    if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(e);
+  };
+  if (kinds.length > 0) report.dead += await buryLapsedJobs(o.db, o.now());
+  let reserved = 0;
+  const lane = async () => {
+    while (reserved < o.maxJobs && Date.now() - started < o.budgetMs && o.signal?.aborted !== true) {
+      reserved++;
+      const [job] = await claimJobs(o.db, {
+        kinds,
+        limit: 1,
+        leaseMs: o.leaseMs,
+        workerId: o.workerId,
+        now: o.now(),
+      });
+      if (job === undefined) {
+        reserved--;
+        return;
+      }
+      report.claimed++;
+      await runOne(job);
+    }
+  };
+  const runOne = async (job: ClaimedJob) => {
+    const handler = o.handlers[job.kind];
+    const controller = new AbortController();
+    const lease = setTimeout(() => controller.abort(new Error('lease lapsed')), o.leaseMs);
+    const onStop = () => controller.abort(new Error('drain stopped'));
+    o.signal?.addEventListener('abort', onStop, { once: true });
+    const ref = { id: job.id, attempt: job.attempt };
+    try {
+      if (handler === undefined) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
+      await handler(
+        { id: job.id, kind: job.kind, attempt: job.attempt, payload: job.payload, subject: job.subject },
+        { db: o.db, log: o.log, now: o.now, signal: controller.signal },
+      );
+      if (await completeJob(o.db, { ...ref, now: o.now() })) {
+        report.succeeded++;
+      } else {
+        report.stale++;
+        o.log.warn('job settle refused: attempt is stale', {
+          job: job.id,
+          kind: job.kind,
+          attempt: job.attempt,
+        });
+      }
+    } catch (e) {
+      const error = errorText(e);
+      const outcome = await failJob(o.db, {
+        ...ref,
+        now: o.now(),
+        error,
+        permanent: e instanceof PermanentJobError,
+        ...(o.backoff === undefined ? {} : { backoff: o.backoff }),
+      });
+      if (outcome === 'pending') report.retried++;
+      else if (outcome === 'dead') report.dead++;
+      else report.stale++;
+      noteError({ id: job.id, kind: job.kind, attempt: job.attempt, error, outcome: outcome ?? 'stale' });
+      o.log.warn('job failed', { job: job.id, kind: job.kind, attempt: job.attempt, outcome, error });
+    } finally {
+      clearTimeout(lease);
+      o.signal?.removeEventListener('abort', onStop);
+    }
+  };
+  const lanes = Math.max(1, Math.min(o.concurrency ?? 1, o.maxJobs));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  report.remaining = await countDueJobs(o.db, kinds, o.now());
+  report.ms = Date.now() - started;
+  return report;
+}
+
+/** Drain limits used by the worker route, the in-process loop, kicks and `extraction_run`. */
+export const DRAIN_DEFAULTS = {
+  maxJobs: 25,
+  budgetMs: 20_000,
+  leaseMs: 120_000,
+  concurrency: 2,
+} as const;
