@@ -13,6 +13,7 @@ import { mintToken } from '../../src/auth/tokens.ts';
 import type { AnyTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import type { DbHandle } from '../../src/db/types.ts';
+import type { JobHandler } from '../../src/jobs/queue.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
@@ -33,6 +34,10 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Collects the server's log lines (silent by default). */
   logLines?: string[];
+  /** Job handlers for drains (worker route, extraction_run); the production registry by default. */
+  jobHandlers?: Readonly<Record<string, JobHandler>>;
+  /** Called when a tool kicks the queue (the Node entry wakes its drain loop here). */
+  kick?: () => void;
 }
 
 export interface TestServer {
@@ -104,6 +109,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     env,
     services: async () => ({ db: db.db, kv }),
     ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    ...(options.kick ? { kick: options.kick } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
   });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
