@@ -39,6 +39,8 @@ export interface WorkerDevOptions {
   port: number;
   /** Extra `--var` values (LOG_LEVEL, RATE_LIMIT_PER_SECOND...). */
   vars?: Record<string, string>;
+  /** Serves `/__scheduled` so a test can fire the Cron Trigger handler (`wrangler dev --test-scheduled`). */
+  testScheduled?: boolean;
   /** Keeps wrangler's state out of .wrangler/ (tests). */
   persistTo?: string;
   /** Each line wrangler prints (stdout and stderr); printed to stdout when omitted. */
@@ -86,6 +88,7 @@ export async function startWorkerDev(options: WorkerDevOptions): Promise<WorkerD
     String(await freePort()),
     '--show-interactive-dev-session=false',
     ...(options.persistTo === undefined ? [] : ['--persist-to', options.persistTo]),
+    ...(options.testScheduled ? ['--test-scheduled'] : []),
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   // Its own process group, so stop() ends workerd too (wrangler does not always reap it on SIGTERM).

@@ -77,12 +77,13 @@ for (const kind of ['pglite', 'postgres'] as const) {
       });
 
     it('refuses a call without the secret, with a wrong one, and with an agent token (401)', async () => {
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         {},
         { authorization: `Bearer ${SECRET}x` },
         { authorization: `Bearer ${s.tokens.ceo}` },
         { authorization: SECRET },
-      ]) {
+      ];
+      for (const headers of attempts) {
         const res = await post(headers);
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);

@@ -18,6 +18,8 @@ import { type Bridges, startBridges } from '../harness/bridges.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 
+const WORKER_SECRET = 'workers-test-secret-0123456789';
+
 type CaseData = { case: { id: string; case_number: string; title: string }; created: boolean };
 
 function expectOkData<T>(envelope: Envelope): T {
@@ -99,7 +101,8 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
         upstash: { url: bridges.upstash.url, token: bridges.upstash.token },
         port: 0,
         persistTo: persistDir,
-        vars: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0' },
+        vars: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WORKER_SECRET },
+        testScheduled: true,
         onOutput: (line) => output.push(line),
       });
     }, 120_000);
@@ -146,7 +149,16 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       const client = await connect('legacy');
       const listed = await client.listTools();
       expect(listed.tools.map((t) => t.name).sort()).toEqual(
-        ['case_create', 'case_delete', 'case_final_text_get', 'case_get', 'case_list', 'case_update'].sort(),
+        [
+          'case_create',
+          'case_delete',
+          'case_final_text_get',
+          'case_get',
+          'case_list',
+          'case_update',
+          'extraction_run',
+          'extraction_status',
+        ].sort(),
       );
       const args = { case_number: 'ערר 101/26', title: 'היתר בנייה ברחוב הרצל' };
       const created = expectOkData<CaseData>(await call(client, 'case_create', args));
@@ -219,6 +231,45 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       }
       expect(open).toBe(0);
       expect(output.filter((l) => /after calling end|uncaught|internal error/i.test(l))).toEqual([]);
+    });
+
+    it('drains through /worker/drain with the worker secret only, and releases its pool', async () => {
+      const drain = (authorization?: string) =>
+        fetch(`${url()}/worker/drain`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+          body: JSON.stringify({ max_jobs: 5 }),
+        });
+      expect((await drain()).status).toBe(401);
+      expect((await drain(`Bearer ${token}`)).status).toBe(401);
+      const res = await drain(`Bearer ${WORKER_SECRET}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({
+        claimed: 0,
+        succeeded: 0,
+        retried: 0,
+        dead: 0,
+        stale: 0,
+        errors: [],
+        ms: expect.any(Number),
+        remaining: 0,
+      });
+      let open = await workerConnections();
+      for (let i = 0; i < 12 && open > 0; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        open = await workerConnections();
+      }
+      expect(open).toBe(0);
+    });
+
+    it('runs the Cron Trigger handler (scheduled) without errors', async () => {
+      const res = await fetch(`${url()}/__scheduled?cron=${encodeURIComponent('* * * * *')}`);
+      expect(res.status).toBe(200);
+      const status = expectOkData<{ kinds: unknown[] }>(
+        await call(await connect('legacy'), 'extraction_status', {}),
+      );
+      expect(status.kinds).toEqual([]);
+      expect(output.filter((l) => /drain failed|uncaught|internal error/i.test(l))).toEqual([]);
     });
   });
 });
