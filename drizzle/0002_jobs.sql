@@ -18,6 +18,5 @@ CREATE TABLE "jobs" (
 --> statement-breakpoint
 CREATE UNIQUE INDEX "jobs_kind_dedupe_key" ON "jobs" USING btree ("kind","dedupe_key");--> statement-breakpoint
 CREATE INDEX "jobs_subject_idx" ON "jobs" USING btree ("subject");--> statement-breakpoint
-CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."state" = 'pending';--> statement-breakpoint
-CREATE INDEX "jobs_lease_idx" ON "jobs" USING btree ("lease_until") WHERE "jobs"."state" = 'running';--> statement-breakpoint
-CREATE INDEX "jobs_kind_state_idx" ON "jobs" USING btree ("kind","state");
+CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at","id") WHERE "jobs"."state" = 'pending';--> statement-breakpoint
+CREATE INDEX "jobs_lease_idx" ON "jobs" USING btree ("lease_until") WHERE "jobs"."state" = 'running';

@@ -49,6 +49,7 @@ export const noJobs: ToolJobs = {
       succeeded: 0,
       retried: 0,
       dead: 0,
+      recovered: 0,
       stale: 0,
       errors: [],
       ms: 0,

@@ -3,8 +3,8 @@
  *
  * - enqueue: `INSERT … ON CONFLICT (kind, dedupe_key) DO NOTHING`, inside the caller's transaction, so the
  *   job commits (or rolls back) with the row that needs the work.
- * - claim: one statement, `FOR UPDATE SKIP LOCKED`, increments `attempt` and sets a lease; a running job
- *   whose lease lapsed (its worker died) is claimable again.
+ * - claim: one statement, `FOR UPDATE SKIP LOCKED`, increments `attempt` and sets a lease. A running job
+ *   whose lease lapsed (its worker died) is put back to pending by the next drain, and runs again.
  * - settle: by (id, attempt) and only while the row is still `running` at that attempt, so a stale worker
  *   can never complete, fail or retry a newer attempt.
  * - retry with exponential backoff (capped) up to `max_attempts`, then `dead` keeping the last error.
@@ -133,8 +133,8 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims up to `limit` due jobs of the given kinds in one statement: pending ones whose `run_at` has come,
- * and running ones whose lease lapsed with attempts left. Each gets `attempt + 1` and a lease.
+ * Claims up to `limit` due pending jobs of the given kinds in one statement (`FOR UPDATE SKIP LOCKED`, so
+ * concurrent claims never take the same row): each gets `attempt + 1`, this worker's id and a lease.
  */
 export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
   if (o.kinds.length === 0 || o.limit < 1) return [];
@@ -146,9 +146,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
   const result = await db.execute(sql`
     with due as (
       select id from jobs
-      where kind in (${kinds})
-        and ((state = 'pending' and run_at <= ${now})
-          or (state = 'running' and lease_until < ${now} and attempt < max_attempts))
+      where state = 'pending' and run_at <= ${now} and kind in (${kinds})
       order by run_at, id
       limit ${o.limit}
       for update skip locked
@@ -168,17 +166,37 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
 }
 
 /**
- * Running jobs whose lease lapsed on their last attempt: their worker died and no attempt is left, so they
- * are dead (keeping the last error, or saying the lease lapsed).
+ * Running jobs whose lease lapsed (their worker died or hung) count as a failed attempt: back to `pending`
+ * at once while attempts remain, else `dead`. Their old worker can no longer settle them (the row is not
+ * `running` at that attempt any more); the next claim runs them as a new attempt.
  */
-export async function buryLapsedJobs(db: Db, now: Date): Promise<number> {
+export async function recoverLapsedJobs(
+  db: Db,
+  kinds: readonly string[],
+  now: Date,
+): Promise<{ requeued: number; dead: number }> {
+  if (kinds.length === 0) return { requeued: 0, dead: 0 };
   const t = clock(now);
+  const list = sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const lapsed = sql`(attempt >= max_attempts)`;
   const result = await db.execute(sql`
-    update jobs set state = 'dead', lease_until = null, locked_by = null, updated_at = ${t}, finished_at = ${t},
-      last_error = coalesce(last_error || '; ', '') || 'lease lapsed on the last attempt (worker lost)'
-    where state = 'running' and lease_until < ${t} and attempt >= max_attempts
-    returning id`);
-  return rowsOf(result).length;
+    update jobs set
+      state = case when ${lapsed} then 'dead' else 'pending' end,
+      run_at = ${t},
+      finished_at = case when ${lapsed} then ${t} else null end,
+      last_error = 'attempt ' || attempt || ': lease lapsed (worker lost or too slow)'
+        || coalesce('; before: ' || last_error, ''),
+      lease_until = null, locked_by = null, updated_at = ${t}
+    where state = 'running' and lease_until < ${t} and kind in (${list})
+    returning state`);
+  const states = rowsOf(result).map((r) => r.state);
+  return {
+    requeued: states.filter((x) => x === 'pending').length,
+    dead: states.filter((x) => x === 'dead').length,
+  };
 }
 
 export interface SettleRef {
@@ -234,8 +252,7 @@ export async function countDueJobs(db: Db, kinds: readonly string[], now: Date):
   const result = await db.execute(sql`
     select count(*)::int as n from jobs
     where kind in (${list})
-      and ((state = 'pending' and run_at <= ${t})
-        or (state = 'running' and lease_until < ${t} and attempt < max_attempts))`);
+      and ((state = 'pending' and run_at <= ${t}) or (state = 'running' and lease_until < ${t}))`);
   return Number(rowsOf(result)[0]?.n ?? 0);
 }
 
@@ -272,6 +289,8 @@ export interface DrainReport {
   succeeded: number;
   retried: number;
   dead: number;
+  /** Jobs whose lease had lapsed (worker lost), put back to run again before this drain claimed. */
+  recovered: number;
   /** Attempts whose settle was refused because the job had moved on (lease lapsed and re-claimed). */
   stale: number;
   errors: DrainError[];
@@ -292,6 +311,7 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
     succeeded: 0,
     retried: 0,
     dead: 0,
+    recovered: 0,
     stale: 0,
     errors: [],
     ms: 0,
@@ -300,7 +320,9 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
   const noteError = (e: DrainError) => {
     if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(e);
   };
-  if (kinds.length > 0) report.dead += await buryLapsedJobs(o.db, o.now());
+  const recovered = await recoverLapsedJobs(o.db, kinds, o.now());
+  report.dead += recovered.dead;
+  report.recovered = recovered.requeued;
   let reserved = 0;
   const lane = async () => {
     while (reserved < o.maxJobs && Date.now() - started < o.budgetMs && o.signal?.aborted !== true) {

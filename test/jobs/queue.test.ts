@@ -16,6 +16,7 @@ import {
   failJob,
   type JobHandler,
   PermanentJobError,
+  recoverLapsedJobs,
 } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/log.ts';
 import { forEachDb } from '../harness/databases.ts';
@@ -169,7 +170,7 @@ forEachDb('job queue', (getDb) => {
       },
       { workerId: 'b', now: later },
     );
-    expect(b).toMatchObject({ claimed: 1, succeeded: 1, stale: 0 });
+    expect(b).toMatchObject({ recovered: 1, claimed: 1, succeeded: 1, stale: 0 });
     expect(await jobRow(db(), id)).toMatchObject({ state: 'succeeded', attempt: 2 });
 
     // A wakes up, repeats the effect (idempotent) and tries to settle attempt 1: refused as stale.
@@ -190,6 +191,11 @@ forEachDb('job queue', (getDb) => {
     const [first] = await claim('a');
     expect(first?.attempt).toBe(1);
     clock.advance(2_000);
+    // The lease lapsed: the next drain's sweep puts the job back, counting the lost attempt as failed.
+    expect(await recoverLapsedJobs(db(), [kind], clock.now())).toEqual({ requeued: 1, dead: 0 });
+    expect(await jobRow(db(), id)).toMatchObject({ state: 'pending', attempt: 1, lockedBy: null });
+    expect((await jobRow(db(), id))?.lastError).toMatch(/^attempt 1: lease lapsed/);
+    expect(await completeJob(db(), { id, attempt: 1, now: clock.now() })).toBe(false);
     const [second] = await claim('b');
     expect(second?.attempt).toBe(2);
     expect(await completeJob(db(), { id, attempt: 1, now: clock.now() })).toBe(false);
@@ -198,7 +204,6 @@ forEachDb('job queue', (getDb) => {
       state: 'running',
       attempt: 2,
       lockedBy: 'b',
-      lastError: null,
     });
     expect(await completeJob(db(), { id, attempt: 2, now: clock.now() })).toBe(true);
     // Once settled, the same attempt cannot be settled again either.

@@ -37,10 +37,10 @@ export const jobs = pgTable(
   (t) => [
     uniqueIndex('jobs_kind_dedupe_key').on(t.kind, t.dedupeKey),
     index('jobs_subject_idx').on(t.subject),
-    // The claim's two branches: due pending work, and running work whose lease lapsed.
-    index('jobs_due_idx').on(t.runAt).where(sql`${t.state} = 'pending'`),
+    // The claim walks due pending work in (run_at, id) order and stops at its limit: no sort, whatever the
+    // depth of the queue. (No (kind, state) index: the planner would prefer it and sort every pending row.)
+    index('jobs_due_idx').on(t.runAt, t.id).where(sql`${t.state} = 'pending'`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'running'`),
-    index('jobs_kind_state_idx').on(t.kind, t.state),
   ],
 );
 
