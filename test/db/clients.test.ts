@@ -40,13 +40,14 @@ function clientSuite(kind: DbHandle['kind'], open: () => Promise<{ handle: DbHan
     await migrateDb(h());
     const tables = await h().db.execute(sql`select tablename from pg_tables where schemaname = 'public'`);
     expect((tables as unknown as { rows: { tablename: string }[] }).rows.map((r) => r.tablename)).toEqual(
-      expect.arrayContaining(['cases', 'agent_tokens', 'audit_log', 'kv_entries']),
+      expect.arrayContaining(['cases', 'agent_tokens', 'audit_log', 'kv_entries', 'jobs']),
     );
     const ext = await h().db.execute(sql`select extname from pg_extension where extname = 'pg_trgm'`);
     expect((ext as unknown as { rows: unknown[] }).rows).toHaveLength(1);
     await migrateDb(h());
     const applied = await h().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(2);
+    // One per file in drizzle/ (0000_extensions, 0001_init, 0002_jobs).
+    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(3);
   });
 
   it('commits a transaction', async () => {

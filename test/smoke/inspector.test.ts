@@ -18,13 +18,16 @@ const inspectorBin = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')),
   'clients/launcher/build/index.js',
 );
-const CASE_TOOLS = [
+// The ceo's grants (agents/ceo.md), in tools/list order (by name).
+const CEO_TOOLS = [
   'case_create',
   'case_delete',
   'case_final_text_get',
   'case_get',
   'case_list',
   'case_update',
+  'extraction_run',
+  'extraction_status',
 ];
 
 interface Run {
@@ -186,10 +189,10 @@ describe('MCP Inspector CLI against `npm start`', () => {
     const ceo = await inspector(ceoToken, ['--method', 'tools/list']);
     expect(ceo.code, ceo.stderr).toBe(0);
     const listed = JSON.parse(ceo.stdout) as ToolsList;
-    expect(listed.tools.map((t) => t.name)).toEqual(CASE_TOOLS);
+    expect(listed.tools.map((t) => t.name)).toEqual(CEO_TOOLS);
     for (const tool of listed.tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!/_(create|update|delete)$/.test(tool.name));
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!/_(create|update|delete|run)$/.test(tool.name));
     }
     expect(listed.tools.find((t) => t.name === 'case_delete')?.annotations?.destructiveHint).toBe(true);
 
@@ -199,6 +202,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
     expect((JSON.parse(researcher.stdout) as ToolsList).tools.map((t) => t.name)).toEqual([
       'case_get',
       'case_list',
+      'extraction_status',
     ]);
   }, 30_000);
 

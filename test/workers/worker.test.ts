@@ -249,6 +249,7 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
         succeeded: 0,
         retried: 0,
         dead: 0,
+        recovered: 0,
         stale: 0,
         errors: [],
         ms: expect.any(Number),
