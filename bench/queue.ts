@@ -2,7 +2,8 @@
  * Queue throughput for `npm run bench`: drains 5,000 no-op jobs with one drain and with four concurrent
  * drains (each one lane: claim one job, run, settle), on the local PostgreSQL (a scratch database,
  * dropped after) when it is reachable and on PGlite in memory; counts every run, so a job that ran twice
- * (or not at all) is reported. Also runnable alone: `node bench/queue.ts`.
+ * (or not at all) is reported. Also runnable alone: `node bench/queue.ts` (BENCH_QUEUE_JOBS,
+ * BENCH_QUEUE_ROUNDS, BENCH_DATABASE_URL).
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -100,15 +101,37 @@ async function postgresHandle(): Promise<{ handle: DbHandle; drop(): Promise<voi
   };
 }
 
-/** Both databases (PostgreSQL only when reachable), 1 then 4 drains on each. */
+const ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3);
+
+/**
+ * 1 and 4 drains alternately, ROUNDS times each, on one database; the median run of each. Other processes
+ * on the machine move single runs a lot, and alternating keeps a slow spell from landing on one side.
+ */
+async function rounds(handle: DbHandle, label: QueueRun['db']): Promise<QueueRun[]> {
+  await runOnce(handle, label, 1); // warm-up: plans, caches, connections
+  const runs: QueueRun[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    for (const drains of i % 2 === 0 ? [1, 4] : [4, 1]) runs.push(await runOnce(handle, label, drains));
+  }
+  return [1, 4].map((drains) => {
+    const these = runs.filter((r) => r.drains === drains).sort((a, b) => a.jobsPerSecond - b.jobsPerSecond);
+    const median = these[Math.floor(these.length / 2)] as QueueRun;
+    // Correctness over every run, not only the median one.
+    return {
+      ...median,
+      duplicates: these.reduce((n, r) => n + r.duplicates, 0),
+      missing: these.reduce((n, r) => n + r.missing, 0),
+    };
+  });
+}
+
+/** Both databases (PostgreSQL only when reachable), 1 and 4 drains on each. */
 export async function benchQueue(): Promise<QueueRun[]> {
   const results: QueueRun[] = [];
   const postgres = await postgresHandle();
   if (postgres !== null) {
     try {
-      await runOnce(postgres.handle, 'postgres', 1); // warm-up: plans, caches, connections
-      results.push(await runOnce(postgres.handle, 'postgres', 1));
-      results.push(await runOnce(postgres.handle, 'postgres', 4));
+      results.push(...(await rounds(postgres.handle, 'postgres')));
     } finally {
       await postgres.drop();
     }
@@ -116,9 +139,7 @@ export async function benchQueue(): Promise<QueueRun[]> {
   const lite = await openPglite();
   try {
     await migrateDb(lite);
-    await runOnce(lite, 'pglite', 1);
-    results.push(await runOnce(lite, 'pglite', 1));
-    results.push(await runOnce(lite, 'pglite', 4));
+    results.push(...(await rounds(lite, 'pglite')));
   } finally {
     await lite.close();
   }
@@ -127,7 +148,8 @@ export async function benchQueue(): Promise<QueueRun[]> {
 
 export function printQueueBench(results: QueueRun[]): Record<string, string> {
   console.log(
-    `\nQueue: drain ${JOBS} no-op jobs (claim one per statement with SKIP LOCKED, settle by id+attempt)`,
+    `\nQueue: drain ${JOBS} no-op jobs (claim one per statement with SKIP LOCKED, settle by id+attempt); ` +
+      `median of ${ROUNDS} alternating rounds; "ran twice" and "never ran" count every round`,
   );
   const keys: Record<string, string> = {};
   for (const db of ['postgres', 'pglite'] as const) {
