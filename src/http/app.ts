@@ -47,6 +47,8 @@ export interface AppOptions {
   /** Keeps work alive after the response (Workers `executionCtx.waitUntil`). */
   waitUntil?(c: Context, work: Promise<unknown>): void;
   version: string;
+  /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
+  now?(): Date;
 }
 
 type Vars = { requestId: string; agent: string; services: RequestServices; log: Logger };
@@ -222,7 +224,7 @@ export function createApp(options: AppOptions) {
         kv: services.kv,
         agent,
         requestId: c.get('requestId'),
-        now: () => new Date(),
+        now: options.now ?? (() => new Date()),
         env: options.env,
         log: c.get('log'),
         waitUntil: (work) => options.waitUntil?.(c, work),

@@ -33,6 +33,10 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Collects the server's log lines (silent by default). */
   logLines?: string[];
+  /** The tools' clock (`ctx.now()`), for tests that move time (lease and mission expiry). */
+  now?: () => Date;
+  /** Sees every SQL statement the server sends, before it runs (a hook into a call in flight). */
+  onQuery?: (sql: string) => void;
 }
 
 export interface TestServer {
@@ -83,7 +87,7 @@ export async function agentsWithGrants(
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await createTestDb(options.db ?? 'pglite');
+  const db = await createTestDb(options.db ?? 'pglite', options.onQuery ? { onQuery: options.onQuery } : {});
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   let kv: KvStore;
   let bridge: UpstashBridge | undefined;
@@ -105,6 +109,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     services: async () => ({ db: db.db, kv }),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -1,4 +1,5 @@
 export * from './agent_tokens.ts';
 export * from './audit_log.ts';
 export * from './cases.ts';
+export * from './hai.ts';
 export * from './kv_entries.ts';
