@@ -379,6 +379,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
           ...terms,
           break_glass: false,
           break_glass_marker: 'INC-1',
+          ...gate,
         }),
       ),
     ).toBe('invalid_args');
