@@ -1,6 +1,6 @@
 // Shared fixtures of the hai test suites: servers per stack with a movable clock, a project bound on a
 // device, missions with a valid finite contract, sessions, and agents with a grant taken away.
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName, AgentRegistry } from '../../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../../src/agents/load-node.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
@@ -206,3 +206,24 @@ export async function agentsWithout(agent: AgentName, tools: readonly string[]):
 
 /** The lease of a successful hai_authorize_session envelope. */
 export const leaseOf = (envelope: Envelope): LeaseData['lease'] => expectOk<LeaseData>(envelope).lease;
+
+/**
+ * The permission test of a tool: `agent` without the grant gets tool_not_granted and does not see it in
+ * tools/list. For tools every agent holds, the grant is taken away on a server of its own.
+ */
+export function deniedTo(tool: string, agent: AgentName, args: Record<string, unknown>, take = false): void {
+  describe(`${tool} without the grant`, () => {
+    let s: TestServer | undefined;
+    beforeAll(async () => {
+      s = await startTestServer(take ? { agents: await agentsWithout(agent, [tool]) } : {});
+    });
+    afterAll(async () => s?.close());
+    it(`${agent} gets tool_not_granted and does not see it listed`, async () => {
+      if (s === undefined) throw new Error('no server');
+      const res = await s.call(agent, tool, args);
+      expect(res.ok ? null : res.error.code).toBe('tool_not_granted');
+      const listed = (await (await s.connect(agent)).listTools()).tools.map((t) => t.name);
+      expect(listed).not.toContain(tool);
+    });
+  });
+}
