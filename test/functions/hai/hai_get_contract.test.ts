@@ -6,7 +6,6 @@ import { errorCode, expectOk } from '../../harness/server.ts';
 import {
   contract,
   criteria,
-  DEVICE,
   deniedTo,
   forEachStack,
   gate,
