@@ -354,7 +354,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
         const first = e.s.call('analyst', 'hai_authorize_session', args);
         for (;;) {
           const { rows } = await holder.query<{ n: number }>(
-            'select count(*)::int as n from pg_locks where not granted',
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
           );
           if ((rows[0]?.n ?? 0) > 0) break;
           await new Promise((r) => setTimeout(r, 20));

@@ -79,6 +79,31 @@ forEachStack('hai_get_contract', LEASE_STACKS, (env, stack) => {
       'lease_revoked',
     );
   });
+
+  if (stack.kv === 'upstash') {
+    // Last in the suite: it stops the bridge. Postgres is the authority, the KV copy only a cache.
+    it('still answers from Postgres when the key-value store is down, and still refuses a revoked lease', async () => {
+      const e = env();
+      const m = await openMission(e);
+      const l = await lease(e, 'researcher', m.mission.id);
+      expectOk(
+        await e.s.call('ceo', 'hai_close_mission', {
+          mission_id: m.mission.id,
+          outcome: 'abandoned',
+          device_id: 'dev-1',
+          ...gate,
+        }),
+      );
+      const m2 = await openMission(e);
+      const l2 = await lease(e, 'researcher', m2.mission.id);
+      await e.s.bridge?.close();
+      const got = expectOk<Got>(await e.s.call('researcher', 'hai_get_contract', { lease_id: l2.lease_id }));
+      expect(got.mission.id).toBe(m2.mission.id);
+      expect(errorCode(await e.s.call('researcher', 'hai_get_contract', { lease_id: l.lease_id }))).toBe(
+        'lease_revoked',
+      );
+    });
+  }
 });
 
 deniedTo('hai_get_contract', 'ceo', { lease_id: crypto.randomUUID() });

@@ -111,7 +111,7 @@ forEachStack(
         // Wait until the call is really waiting on the mission row.
         for (;;) {
           const { rows } = await holder.query<{ n: number }>(
-            "select count(*)::int as n from pg_locks where not granted and locktype in ('transactionid', 'tuple')",
+            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
           );
           if ((rows[0]?.n ?? 0) > 0) break;
           await new Promise((r) => setTimeout(r, 20));
