@@ -519,25 +519,26 @@ export async function readLease(
 }
 
 /**
- * Write path, inside the transaction that writes: the lease row and its mission locked FOR SHARE, so a
- * recontract or close (FOR UPDATE on the mission) cannot slip between this check and the write. The clock
- * is read after the lock: a lease that expired while the call waited or ran is refused here.
+ * Write path, inside the transaction that writes: the mission row, then the lease row, locked FOR SHARE, so
+ * a recontract or close (FOR UPDATE on the mission, then its leases: the same order, so no deadlock) cannot
+ * slip between this check and the write. The clock is read after the locks: a lease that expired while the
+ * call waited or ran is refused here.
  */
 export async function lockLease(
   tx: Db,
   ctx: ToolContext,
   leaseId: string,
 ): Promise<{ lease: HaiLeaseRow; mission: HaiMissionRow }> {
-  const rows = await tx
-    .select({ lease: haiLeases, mission: haiMissions })
+  const [owner] = await tx
+    .select({ missionId: haiLeases.missionId, agent: haiLeases.agent })
     .from(haiLeases)
-    .innerJoin(haiMissions, eq(haiMissions.id, haiLeases.missionId))
-    .where(eq(haiLeases.id, leaseId))
-    .for('share');
-  const row = rows[0];
-  if (row === undefined || row.lease.agent !== ctx.agent) throw leaseNotFound(leaseId);
-  judgeLease(row.lease, row.mission, ctx.now());
-  return row;
+    .where(eq(haiLeases.id, leaseId));
+  if (owner === undefined || owner.agent !== ctx.agent) throw leaseNotFound(leaseId);
+  const mission = await loadMission(tx, owner.missionId, 'share');
+  const [lease] = await tx.select().from(haiLeases).where(eq(haiLeases.id, leaseId)).for('share');
+  if (lease === undefined) throw leaseNotFound(leaseId);
+  judgeLease(lease, mission, ctx.now());
+  return { lease, mission };
 }
 
 /** Revokes every live lease of a mission (the caller bumped the epoch under the mission lock). */

@@ -7,6 +7,7 @@ import { activeMissions } from './_state.ts';
 
 /** A live lease this close to its end is reported as expiring. */
 const EXPIRING_MS = 10 * 60 * 1000;
+const STALE_SHOWN = 20;
 
 interface Advice {
   kind:
@@ -45,7 +46,8 @@ export const hai_recover = defineTool({
           details: { mission_id: id, expires_at: m.contract.expiresAt.toISOString() },
         });
       }
-      for (const l of m.stale) {
+      // Bounded: a long mission can leave many expired leases; the first few say what to do.
+      for (const l of m.stale.slice(0, STALE_SHOWN)) {
         advice.push({
           kind: 'lease_stale',
           message: `The session of ${l.agent} (lease ${l.id}) expired at ${l.expiresAt.toISOString()}`,

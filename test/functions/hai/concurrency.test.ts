@@ -3,9 +3,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { Envelope } from '../../../src/contract/envelope.ts';
-import { haiLeases } from '../../../src/db/schema/hai.ts';
-import { errorCode } from '../../harness/server.ts';
-import { forEachStack, LEASE_STACKS, openMission } from './_hai.ts';
+import { haiEvidence, haiLeases } from '../../../src/db/schema/hai.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
+import { contract, DEVICE, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
 
 const agents = ['analyst', 'researcher', 'writer', 'qa'] as const;
 
@@ -57,5 +57,40 @@ forEachStack('hai_authorize_session under concurrency', LEASE_STACKS, (env) => {
     for (const r of results) if (!r.ok) expect(errorCode(r)).toBe('in_progress');
     const rows = await e.s.db.db.select().from(haiLeases).where(eq(haiLeases.missionId, m.mission.id));
     expect(rows).toHaveLength(1);
+  });
+
+  it('a recontract racing 40 lease-bound writes: each write lands before it or is refused, never an internal error', async () => {
+    const e = env();
+    const m = await openMission(e, undefined, { max_sessions: 2 });
+    const leases = [await lease(e, 'analyst', m.mission.id), await lease(e, 'researcher', m.mission.id)];
+    const agentOf = ['analyst', 'researcher'] as const;
+    const writes = Array.from({ length: 40 }, (_, i) => {
+      const k = i % 2;
+      const id = (leases[k] as { lease_id: string }).lease_id;
+      return i % 4 < 2
+        ? e.s.call(agentOf[k] as 'analyst', 'hai_check_activity', { lease_id: id, activity: `analysis:${i}` })
+        : e.s.call(agentOf[k] as 'analyst', 'hai_proof', {
+            lease_id: id,
+            criterion_id: 'facts-mapped',
+            checked: `check ${i}`,
+            result: 'pass',
+            device_id: DEVICE,
+          });
+    });
+    const recontract = e.s.call('ceo', 'hai_recontract', {
+      mission_id: m.mission.id,
+      expected_version: 1,
+      ...contract(e.clock),
+      ...gate,
+    });
+    const results = await Promise.all(writes);
+    expectOk(await recontract);
+    for (const r of results) expect(r.ok ? 'ok' : errorCode(r)).toMatch(/^(ok|lease_revoked)$/);
+    // Whatever landed, landed under the old epoch: nothing was written for a revoked lease after the fact.
+    const evidence = await e.s.db.db
+      .select()
+      .from(haiEvidence)
+      .where(eq(haiEvidence.missionId, m.mission.id));
+    expect(evidence.length).toBe(results.filter((r, i) => r.ok && i % 4 >= 2).length);
   });
 });
