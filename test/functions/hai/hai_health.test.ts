@@ -6,7 +6,10 @@ interface Health {
   healthy: boolean;
   database: string;
   kv: { status: string; kind: string };
-  counts: { projects: number; active_missions: number; live_leases: number } | null;
+  counts: Record<
+    'projects' | 'active_missions' | 'live_leases' | 'active_lanes' | 'inbox_items',
+    number
+  > | null;
 }
 
 forEachStack('hai_health', LEASE_STACKS, (env, stack) => {
@@ -16,11 +19,16 @@ forEachStack('hai_health', LEASE_STACKS, (env, stack) => {
     expect(before).toMatchObject({ healthy: true, database: 'up', kv: { status: 'up', kind: stack.kv } });
     const m = await openMission(e);
     await lease(e, 'analyst', m.mission.id);
+    const p = m.mission.project_id as string;
+    expectOk(await e.s.call('ceo', 'hai_set_focus', { project_id: p, lane: 'analysis', state: 'active' }));
+    expectOk(await e.s.call('analyst', 'hai_park', { project_id: p, text: 'later' }));
     const after = expectOk<Health>(await e.s.call('ceo', 'hai_health', {}));
     expect(after.counts).toEqual({
       projects: (before.counts?.projects ?? 0) + 1,
       active_missions: (before.counts?.active_missions ?? 0) + 1,
       live_leases: (before.counts?.live_leases ?? 0) + 1,
+      active_lanes: (before.counts?.active_lanes ?? 0) + 1,
+      inbox_items: (before.counts?.inbox_items ?? 0) + 1,
     });
   });
 
