@@ -259,7 +259,7 @@ export function confineArtifactName(name: string): string {
         ? 'contains a backslash'
         : name.startsWith('/') || /^[a-z]:/i.test(name)
           ? 'is an absolute path'
-          : name.split('/').includes('..') || name.includes('..')
+          : name.includes('..')
             ? 'contains ".."'
             : name.includes('/')
               ? 'names a path, not an artifact'
@@ -272,12 +272,6 @@ export function confineArtifactName(name: string): string {
     },
     hint: 'Use one of the run-contract artifact names exactly (e.g. PROJECT_STATE.md); paths are never accepted.',
   });
-}
-
-export interface ArtifactVersion {
-  name: string;
-  version: number;
-  sha256: string;
 }
 
 /** The latest version of each artifact of a project (name → version). */

@@ -2,7 +2,6 @@
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { ToolContext } from '../../src/contract/define.ts';
 import {
-  type HaiMissionRow,
   haiCheckpoints,
   haiContracts,
   haiEvidence,
@@ -110,8 +109,6 @@ export const missionSummary = (m: Awaited<ReturnType<typeof activeMissions>>[num
   })),
   criteria: m.criteria,
 });
-
-export type MissionState = HaiMissionRow['state'];
 
 const PROJECTS_SHOWN = 50;
 

@@ -33,6 +33,11 @@ export const hai_read_artifacts = defineTool({
   mutates: false,
   async run({ ctx, input }) {
     const names = input.names?.map(confineArtifactName);
+    if (input.version !== undefined && names?.length !== 1) {
+      throw new ToolError('invalid_args', 'version needs exactly one name', {
+        details: { issues: [{ path: 'version', message: 'give exactly one name with a version' }] },
+      });
+    }
     await loadProject(ctx.db, input.project_id);
     if (names === undefined) {
       const index = await ctx.db
@@ -48,11 +53,6 @@ export const hai_read_artifacts = defineTool({
       return items.length === 0
         ? empty({ project_id: input.project_id, artifacts: [] }, 'The project has no artifacts yet')
         : ok({ project_id: input.project_id, artifacts: items });
-    }
-    if (input.version !== undefined && names.length !== 1) {
-      throw new ToolError('invalid_args', 'version needs exactly one name', {
-        details: { issues: [{ path: 'version', message: 'give exactly one name with a version' }] },
-      });
     }
     const rows = await ctx.db
       .select()

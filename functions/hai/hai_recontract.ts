@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
@@ -117,7 +117,7 @@ export const hai_recontract = defineTool({
       const [updated] = await tx
         .update(haiMissions)
         .set({ currentVersion: next, leaseEpoch: mission.leaseEpoch + 1 })
-        .where(and(eq(haiMissions.id, mission.id)))
+        .where(eq(haiMissions.id, mission.id))
         .returning();
       if (updated === undefined) throw new Error('mission update returned no row');
       const revoked = await revokeLeases(tx, ctx, mission.id, `recontract to v${next}`);

@@ -6,7 +6,8 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { haiLanes, laneStates } from '../../src/db/schema/hai.ts';
 import { loadProject, projectIdInput } from './_shared.ts';
 
-export const MAX_ACTIVE_LANES = 2;
+/** The soft limit of HAI's ACTIVE_CONTEXT. */
+const MAX_ACTIVE_LANES = 2;
 
 export const hai_set_focus = defineTool({
   name: 'hai_set_focus',

@@ -72,6 +72,9 @@ forEachStack('hai_read_artifacts', DB_STACKS, (env) => {
     expect(errorCode(await s.call('qa', 'hai_read_artifacts', { project_id: p, names: [] }))).toBe(
       'invalid_args',
     );
+    expect(errorCode(await s.call('qa', 'hai_read_artifacts', { project_id: p, version: 1 }))).toBe(
+      'invalid_args',
+    );
   });
 });
 
