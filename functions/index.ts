@@ -7,6 +7,25 @@ import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
+import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
+import { hai_authorize_session } from './hai/hai_authorize_session.ts';
+import { hai_bind_project } from './hai/hai_bind_project.ts';
+import { hai_check_activity } from './hai/hai_check_activity.ts';
+import { hai_checkpoint } from './hai/hai_checkpoint.ts';
+import { hai_close_mission } from './hai/hai_close_mission.ts';
+import { hai_get_contract } from './hai/hai_get_contract.ts';
+import { hai_get_next_step } from './hai/hai_get_next_step.ts';
+import { hai_health } from './hai/hai_health.ts';
+import { hai_open_mission } from './hai/hai_open_mission.ts';
+import { hai_park } from './hai/hai_park.ts';
+import { hai_park_item } from './hai/hai_park_item.ts';
+import { hai_proof } from './hai/hai_proof.ts';
+import { hai_propose_next_step } from './hai/hai_propose_next_step.ts';
+import { hai_read_artifacts } from './hai/hai_read_artifacts.ts';
+import { hai_recontract } from './hai/hai_recontract.ts';
+import { hai_recover } from './hai/hai_recover.ts';
+import { hai_set_focus } from './hai/hai_set_focus.ts';
+import { hai_status } from './hai/hai_status.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools: readonly AnyTool[] = [
@@ -18,4 +37,23 @@ export const tools: readonly AnyTool[] = [
   case_final_text_get,
   extraction_status,
   extraction_run,
+  hai_health,
+  hai_status,
+  hai_get_next_step,
+  hai_read_artifacts,
+  hai_park,
+  hai_set_focus,
+  hai_propose_next_step,
+  hai_accept_next_step,
+  hai_checkpoint,
+  hai_recover,
+  hai_open_mission,
+  hai_bind_project,
+  hai_authorize_session,
+  hai_get_contract,
+  hai_check_activity,
+  hai_park_item,
+  hai_recontract,
+  hai_close_mission,
+  hai_proof,
 ];

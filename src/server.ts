@@ -49,6 +49,8 @@ export interface ChambersOptions {
    */
   registry?: Registry;
   logSink?: LogSink;
+  /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
+  now?(): Date;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
@@ -69,6 +71,7 @@ export function createChambers(options: ChambersOptions) {
     ...(options.kick === undefined ? {} : { kick: options.kick }),
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   return { app, registry, grants, log };
 }

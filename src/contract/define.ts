@@ -77,9 +77,10 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
   setSemantics?: boolean;
   /**
    * C7: the owner gate. The kernel adds `owner_ack` and `reason` parameters and refuses the call with
-   * `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty.
+   * `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty. A function makes the gate
+   * conditional on the arguments (e.g. only an abandoning close); the acknowledgement given is audited either way.
    */
-  ownerGate?: boolean;
+  ownerGate?: boolean | ((input: z.output<z.ZodObject<S>>) => boolean);
   /** C5: an `*_extract` tool names the tool that reads what it extracted. */
   readCounterpart?: string;
   /** Returns plain data (status ok) or `ok()` / `empty()` to choose status and message; throws ToolError. */

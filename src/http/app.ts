@@ -59,6 +59,8 @@ export interface AppOptions {
    */
   kick?(c: Context): void;
   version: string;
+  /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
+  now?(): Date;
 }
 
 type Vars = { requestId: string; agent: string; services: RequestServices; log: Logger };
@@ -234,7 +236,7 @@ export function createApp(options: AppOptions) {
         kv: services.kv,
         agent,
         requestId: c.get('requestId'),
-        now: () => new Date(),
+        now: options.now ?? (() => new Date()),
         env: options.env,
         log: c.get('log'),
         waitUntil: (work) => options.waitUntil?.(c, work),

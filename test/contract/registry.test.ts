@@ -266,8 +266,8 @@ describe('registry: the real catalogue', () => {
       expect(t.listing.inputSchema.$schema).toBeUndefined();
       expect(t.listing.outputSchema).toBe(envelopeJsonSchema);
       const props = t.listing.inputSchema.properties as Record<string, unknown>;
-      expect(Object.keys(props).includes('owner_ack'), t.def.name).toBe(t.def.ownerGate === true);
-      expect(Object.keys(props).includes('reason'), t.def.name).toBe(t.def.ownerGate === true);
+      expect(Object.keys(props).includes('owner_ack'), t.def.name).toBe(Boolean(t.def.ownerGate));
+      expect(Object.keys(props).includes('reason'), t.def.name).toBe(Boolean(t.def.ownerGate));
     }
     expect(registry.get('case_delete')?.listing.inputSchema.required).toEqual(['case_id']);
     expect(registry.get('case_create')?.listing.inputSchema.required).toEqual(['case_number', 'title']);

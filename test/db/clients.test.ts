@@ -4,6 +4,7 @@
  * PGlite in process; node-postgres and the Neon driver (through the local WebSocket proxy, as under
  * `wrangler dev`) on the local PostgreSQL.
  */
+import { readFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -46,8 +47,12 @@ function clientSuite(kind: DbHandle['kind'], open: () => Promise<{ handle: DbHan
     expect((ext as unknown as { rows: unknown[] }).rows).toHaveLength(1);
     await migrateDb(h());
     const applied = await h().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    // One per file in drizzle/ (0000_extensions, 0001_init, 0002_jobs).
-    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(3);
+    const journal = JSON.parse(
+      await readFile(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
+    ) as {
+      entries: unknown[];
+    };
+    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(journal.entries.length);
   });
 
   it('commits a transaction', async () => {

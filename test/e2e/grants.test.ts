@@ -66,6 +66,22 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         case_final_text_get: { readOnlyHint: true, destructiveHint: false },
         extraction_status: { readOnlyHint: true, destructiveHint: false },
         extraction_run: { readOnlyHint: false, destructiveHint: false },
+        hai_status: { readOnlyHint: true, destructiveHint: false },
+        hai_recover: { readOnlyHint: true, destructiveHint: false },
+        hai_health: { readOnlyHint: true, destructiveHint: false },
+        hai_get_next_step: { readOnlyHint: true, destructiveHint: false },
+        hai_read_artifacts: { readOnlyHint: true, destructiveHint: false },
+        hai_park: { readOnlyHint: false, destructiveHint: false },
+        hai_set_focus: { readOnlyHint: false, destructiveHint: false },
+        hai_propose_next_step: { readOnlyHint: false, destructiveHint: false },
+        hai_accept_next_step: { readOnlyHint: false, destructiveHint: false },
+        hai_checkpoint: { readOnlyHint: false, destructiveHint: false },
+        hai_bind_project: { readOnlyHint: false, destructiveHint: false },
+        hai_open_mission: { readOnlyHint: false, destructiveHint: false },
+        hai_park_item: { readOnlyHint: false, destructiveHint: false },
+        // They revoke every session lease of the mission.
+        hai_recontract: { readOnlyHint: false, destructiveHint: true },
+        hai_close_mission: { readOnlyHint: false, destructiveHint: true },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

@@ -38,6 +38,10 @@ export interface TestServerOptions {
   jobHandlers?: Readonly<Record<string, JobHandler>>;
   /** Called when a tool kicks the queue (the Node entry wakes its drain loop here). */
   kick?: () => void;
+  /** The tools' clock (`ctx.now()`), for tests that move time (lease and mission expiry). */
+  now?: () => Date;
+  /** Sees every SQL statement the server sends, before it runs (a hook into a call in flight). */
+  onQuery?: (sql: string) => void;
 }
 
 export interface TestServer {
@@ -88,7 +92,7 @@ export async function agentsWithGrants(
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const db = await createTestDb(options.db ?? 'pglite');
+  const db = await createTestDb(options.db ?? 'pglite', options.onQuery ? { onQuery: options.onQuery } : {});
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   let kv: KvStore;
   let bridge: UpstashBridge | undefined;
@@ -112,6 +116,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
     ...(options.kick ? { kick: options.kick } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

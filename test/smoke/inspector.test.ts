@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tools as registeredTools } from '../../functions/index.ts';
+import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // The Inspector's own launcher, run with this Node: `npx` would only add npm's start-up time per call.
@@ -18,16 +20,13 @@ const inspectorBin = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')),
   'clients/launcher/build/index.js',
 );
-// The ceo's grants (agents/ceo.md), in tools/list order (by name).
-const CEO_TOOLS = [
+const CASE_TOOLS = [
   'case_create',
   'case_delete',
   'case_final_text_get',
   'case_get',
   'case_list',
   'case_update',
-  'extraction_run',
-  'extraction_status',
 ];
 
 interface Run {
@@ -189,21 +188,23 @@ describe('MCP Inspector CLI against `npm start`', () => {
     const ceo = await inspector(ceoToken, ['--method', 'tools/list']);
     expect(ceo.code, ceo.stderr).toBe(0);
     const listed = JSON.parse(ceo.stdout) as ToolsList;
-    expect(listed.tools.map((t) => t.name)).toEqual(CEO_TOOLS);
+    const ceoGrants = (await loadAgentsFromDir('agents')).get('ceo')?.tools ?? [];
+    expect(listed.tools.map((t) => t.name)).toEqual([...ceoGrants].sort());
+    expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(CASE_TOOLS));
+    const mutates = new Map(registeredTools.map((t) => [t.name, t.mutates]));
     for (const tool of listed.tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!/_(create|update|delete|run)$/.test(tool.name));
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(mutates.get(tool.name) === false);
     }
     expect(listed.tools.find((t) => t.name === 'case_delete')?.annotations?.destructiveHint).toBe(true);
 
     // A first-start token works too, and sees only its agent's grants (agents/researcher.md).
     const researcher = await inspector(firstStartTokens.get('researcher') ?? '', ['--method', 'tools/list']);
     expect(researcher.code, researcher.stderr).toBe(0);
-    expect((JSON.parse(researcher.stdout) as ToolsList).tools.map((t) => t.name)).toEqual([
-      'case_get',
-      'case_list',
-      'extraction_status',
-    ]);
+    const researcherGrants = (await loadAgentsFromDir('agents')).get('researcher')?.tools ?? [];
+    expect((JSON.parse(researcher.stdout) as ToolsList).tools.map((t) => t.name)).toEqual(
+      [...researcherGrants].sort(),
+    );
   }, 30_000);
 
   it('tools/call: case_create then case_get, arguments verbatim, one envelope', async () => {

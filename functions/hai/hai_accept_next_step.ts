@@ -1,0 +1,115 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
+import { loadProject, projectIdInput, writeArtifact } from './_shared.ts';
+
+export const hai_accept_next_step = defineTool({
+  name: 'hai_accept_next_step',
+  title: 'Accept the proposed next step (owner-gated)',
+  description:
+    'Makes the pending proposal the canonical next step: its text becomes the new version of NEXT_STEP.md. ' +
+    'Owner-gated: needs owner_ack: true and the owner’s reason, given only after the owner read that ' +
+    'proposal. Name the proposal_version the owner approved (from hai_get_next_step). no_proposal when ' +
+    'nothing is pending; accepting an already accepted version returns it again (created=false).',
+  input: {
+    project_id: projectIdInput,
+    proposal_version: z
+      .number()
+      .int()
+      .min(1)
+      .describe('The version of the proposal the owner approved (hai_get_next_step shows it)'),
+  },
+  mutates: 'write',
+  ownerGate: true,
+  idempotencyKey: (input) => `${input.project_id}:${input.proposal_version}`,
+  async run({ ctx, input, gate }) {
+    return ctx.db.transaction(async (tx) => {
+      await loadProject(tx, input.project_id, true);
+      const [row] = await tx
+        .select()
+        .from(haiProposals)
+        .where(
+          and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.version, input.proposal_version)),
+        );
+      if (row?.state === 'accepted') {
+        return ok(
+          {
+            proposal_version: row.version,
+            next_step_version: row.canonicalVersion,
+            accepted_by: row.acceptedBy,
+            accepted_at: row.acceptedAt?.toISOString() ?? null,
+            created: false,
+          },
+          `Proposal ${row.version} was already accepted`,
+        );
+      }
+      if (row?.state !== 'pending') {
+        const [pending] = await tx
+          .select({ version: haiProposals.version })
+          .from(haiProposals)
+          .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')));
+        if (pending === undefined) {
+          throw new ToolError(
+            'no_proposal',
+            `Project ${input.project_id} has no proposal waiting for acceptance`,
+            {
+              details: { project_id: input.project_id, proposal_version: input.proposal_version },
+              hint: 'Propose a next step with hai_propose_next_step, show it to the owner, then accept it.',
+            },
+          );
+        }
+        throw new ToolError(
+          'invalid_state',
+          `Proposal ${input.proposal_version} is not the one waiting; version ${pending.version} is`,
+          {
+            details: { proposal_version: input.proposal_version, pending_version: pending.version },
+            hint: 'Read it with hai_get_next_step, show it to the owner, and accept that version with their approval.',
+          },
+        );
+      }
+      const [text] = await tx
+        .select()
+        .from(haiArtifacts)
+        .where(
+          and(
+            eq(haiArtifacts.projectId, input.project_id),
+            eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+            eq(haiArtifacts.version, row.version),
+          ),
+        );
+      if (text === undefined) throw new Error('proposal text missing');
+      const version = await writeArtifact(
+        tx,
+        ctx,
+        input.project_id,
+        'NEXT_STEP.md',
+        text.content,
+        text.sha256,
+      );
+      const now = ctx.now();
+      await tx
+        .update(haiProposals)
+        .set({
+          state: 'accepted',
+          acceptedBy: ctx.agent,
+          acceptedAt: now,
+          acceptReason: gate?.reason ?? null,
+          canonicalVersion: version,
+        })
+        .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.version, row.version)));
+      return ok(
+        {
+          proposal_version: row.version,
+          next_step_version: version,
+          accepted_by: ctx.agent,
+          accepted_at: now.toISOString(),
+          created: true,
+        },
+        `Proposal ${row.version} accepted: NEXT_STEP.md is now version ${version}`,
+      );
+    });
+  },
+});

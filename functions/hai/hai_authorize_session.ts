@@ -1,0 +1,142 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiLeases } from '../../src/db/schema/hai.ts';
+import {
+  cacheLease,
+  deviceIdInput,
+  leaseView,
+  loadContract,
+  loadMission,
+  missionIdInput,
+  notActive,
+  requireDevice,
+} from './_shared.ts';
+
+const DEFAULT_TTL_S = 1800;
+
+export const hai_authorize_session = defineTool({
+  name: 'hai_authorize_session',
+  title: 'Authorize a work session under a mission (lease)',
+  description:
+    'Issues a session lease: the right to work under an active mission’s current contract until it expires, ' +
+    'the contract changes (lease_revoked) or the mission closes. State the contract_version you read ' +
+    '(hai_status shows it): a stale one is contract_version_mismatch. The contract caps live sessions: ' +
+    'beyond it parallel_session_denied. device_id is required when the mission names a project and must be ' +
+    'a bound device. Asking again with the same mission, version, device and harness while your lease lives ' +
+    'returns that lease (created=false). Pass lease_id to hai_get_contract, hai_check_activity and hai_proof.',
+  input: {
+    mission_id: missionIdInput,
+    contract_version: z.number().int().min(1).describe('The contract version you read and will work under'),
+    device_id: deviceIdInput.optional(),
+    harness_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Which harness or run this session is (distinguishes parallel sessions of one agent)'),
+    ttl_seconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(86_400)
+      .optional()
+      .describe(`Lease lifetime in seconds (default ${DEFAULT_TTL_S}); never past the contract’s expiry`),
+  },
+  mutates: 'write',
+  // A live lease for the same session is returned from Postgres, and an expired one must give way to a new
+  // lease: so the request layer never replays a stored result, it only makes a concurrent duplicate wait.
+  idempotencyKey: (input) =>
+    `${input.mission_id}:${input.contract_version}:${input.device_id ?? ''}:${input.harness_id ?? ''}`,
+  setSemantics: true,
+  async run({ ctx, input }) {
+    const result = await ctx.db.transaction(async (tx) => {
+      // The mission row lock makes count-then-insert atomic: capacity holds under any concurrency.
+      const mission = await loadMission(tx, input.mission_id, 'update');
+      const now = ctx.now();
+      const contract = await loadContract(tx, mission.id, mission.currentVersion);
+      const inactive = notActive(mission, contract, now);
+      if (inactive !== null) throw inactive;
+      if (input.contract_version !== mission.currentVersion) {
+        throw new ToolError(
+          'contract_version_mismatch',
+          `The contract is at version ${mission.currentVersion}; you read ${input.contract_version}`,
+          {
+            details: {
+              mission_id: mission.id,
+              current_version: mission.currentVersion,
+              given_version: input.contract_version,
+            },
+          },
+        );
+      }
+      await requireDevice(tx, mission.projectId, input.device_id);
+      const live = await tx
+        .select()
+        .from(haiLeases)
+        .where(
+          and(
+            eq(haiLeases.missionId, mission.id),
+            eq(haiLeases.epoch, mission.leaseEpoch),
+            isNull(haiLeases.revokedAt),
+            gt(haiLeases.expiresAt, now),
+          ),
+        );
+      const same = live.find(
+        (l) =>
+          l.agent === ctx.agent &&
+          l.deviceId === (input.device_id ?? null) &&
+          l.harnessId === (input.harness_id ?? null),
+      );
+      if (same !== undefined)
+        return { lease: same, created: false, live: live.length, max: contract.maxSessions };
+      if (live.length >= contract.maxSessions) {
+        throw new ToolError(
+          'parallel_session_denied',
+          `Mission "${mission.name}" already has ${live.length} live session(s); the contract allows ${contract.maxSessions}`,
+          {
+            details: {
+              mission_id: mission.id,
+              max_sessions: contract.maxSessions,
+              live_sessions: live.length,
+              next_expiry: new Date(Math.min(...live.map((l) => l.expiresAt.getTime()))).toISOString(),
+            },
+          },
+        );
+      }
+      const ttlMs = (input.ttl_seconds ?? DEFAULT_TTL_S) * 1000;
+      const expiresAt = new Date(Math.min(now.getTime() + ttlMs, contract.expiresAt.getTime()));
+      const [lease] = await tx
+        .insert(haiLeases)
+        .values({
+          id: crypto.randomUUID(),
+          missionId: mission.id,
+          contractVersion: mission.currentVersion,
+          epoch: mission.leaseEpoch,
+          agent: ctx.agent,
+          deviceId: input.device_id ?? null,
+          harnessId: input.harness_id ?? null,
+          issuedAt: now,
+          expiresAt,
+        })
+        .returning();
+      if (lease === undefined) throw new Error('lease insert returned no row');
+      return { lease, created: true, live: live.length + 1, max: contract.maxSessions };
+    });
+    await cacheLease(ctx, result.lease);
+    return ok(
+      {
+        lease: leaseView(result.lease),
+        live_sessions: result.live,
+        max_sessions: result.max,
+        created: result.created,
+      },
+      result.created
+        ? `Session authorized until ${result.lease.expiresAt.toISOString()}`
+        : 'Your live lease for this session was returned',
+    );
+  },
+});

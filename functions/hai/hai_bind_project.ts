@@ -1,0 +1,98 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
+import { deviceIdInput, projectIdInput } from './_shared.ts';
+
+export const hai_bind_project = defineTool({
+  name: 'hai_bind_project',
+  title: 'Bind a project to a device (owner-gated)',
+  description:
+    'Registers a logical project (if new) and records where it is mounted on one device. Owner-gated: ' +
+    'needs owner_ack: true and the owner’s reason. Missions that name a project require every session, ' +
+    'proof and close to come from a bound device (device_mount_required otherwise). Binding the same ' +
+    'device again with the same path changes nothing; a new path re-binds it. Returns the project and the mount.',
+  input: {
+    project_id: projectIdInput,
+    device_id: deviceIdInput.describe('The device being bound, e.g. the workstation or runner name'),
+    mount_path: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('Where the project lives on that device (informational; the server stores artifacts itself)'),
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe('Human title of the project, set when it is first bound'),
+  },
+  mutates: 'write',
+  ownerGate: true,
+  idempotencyKey: (input) => `${input.project_id}:${input.device_id}:${input.mount_path}`,
+  async run({ ctx, input, gate }) {
+    if (input.mount_path.includes('\0')) {
+      throw new ToolError('invalid_args', 'mount_path contains NUL', {
+        details: { issues: [{ path: 'mount_path', message: 'contains NUL' }] },
+      });
+    }
+    const now = ctx.now();
+    return ctx.db.transaction(async (tx) => {
+      const created = await tx
+        .insert(haiProjects)
+        .values({ id: input.project_id, title: input.title ?? null, createdBy: ctx.agent, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ id: haiProjects.id });
+      const bound = await tx
+        .insert(haiMounts)
+        .values({
+          projectId: input.project_id,
+          deviceId: input.device_id,
+          mountPath: input.mount_path,
+          boundBy: ctx.agent,
+          boundAt: now,
+          reason: gate?.reason ?? '',
+        })
+        .onConflictDoUpdate({
+          target: [haiMounts.projectId, haiMounts.deviceId],
+          set: {
+            mountPath: sql`excluded.mount_path`,
+            boundBy: sql`excluded.bound_by`,
+            boundAt: sql`excluded.bound_at`,
+            reason: sql`excluded.reason`,
+          },
+          where: sql`${haiMounts.mountPath} <> excluded.mount_path`,
+        })
+        .returning();
+      const mount =
+        bound[0] ??
+        (
+          await tx
+            .select()
+            .from(haiMounts)
+            .where(and(eq(haiMounts.projectId, input.project_id), eq(haiMounts.deviceId, input.device_id)))
+        )[0];
+      if (mount === undefined) throw new Error('mount row missing after upsert');
+      return ok(
+        {
+          project_id: input.project_id,
+          project_created: created.length > 0,
+          mount: {
+            device_id: mount.deviceId,
+            mount_path: mount.mountPath,
+            bound_by: mount.boundBy,
+            bound_at: mount.boundAt.toISOString(),
+          },
+          changed: bound.length > 0,
+        },
+        bound.length > 0
+          ? `Project ${input.project_id} bound on device ${input.device_id}`
+          : `Project ${input.project_id} was already bound there; nothing changed`,
+      );
+    });
+  },
+});

@@ -1,0 +1,67 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { haiActivityChecks } from '../../src/db/schema/hai.ts';
+import { leaseIdInput, loadContract, lockLease, normaliseActivity, readLease, scopeOf } from './_shared.ts';
+
+export const hai_check_activity = defineTool({
+  name: 'hai_check_activity',
+  title: 'Check whether an activity is inside the contract',
+  description:
+    'Says whether an activity is inside your session’s contract before you do it: out_of_scope labels are ' +
+    'checked first, then in_scope; a label matches the activity itself and its ":" extensions ("research" ' +
+    'covers "research:case-law"). Writes only an audit record. Needs a valid lease (lease_revoked / ' +
+    'lease_expired). Out of scope means: do not do it; park it with hai_park_item and tell the ceo.',
+  input: {
+    lease_id: leaseIdInput,
+    activity: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .describe('The activity label you are about to do, e.g. "research:case-law" or "drafting:ruling"'),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => `${input.lease_id}:${normaliseActivity(input.activity)}`,
+  async run({ ctx, input }) {
+    // Admission on the fast path; the lock below re-judges the lease where the record is written.
+    await readLease(ctx, input.lease_id);
+    const activity = normaliseActivity(input.activity);
+    return ctx.db.transaction(async (tx) => {
+      const { lease, mission } = await lockLease(tx, ctx, input.lease_id);
+      const contract = await loadContract(tx, mission.id, lease.contractVersion);
+      const verdict = scopeOf(contract, activity);
+      await tx
+        .insert(haiActivityChecks)
+        .values({
+          leaseId: lease.id,
+          activity,
+          inScope: verdict.in_scope,
+          matched: verdict.matched,
+          agent: ctx.agent,
+          checkedAt: ctx.now(),
+        })
+        .onConflictDoNothing();
+      const [row] = await tx
+        .select({ checkedAt: haiActivityChecks.checkedAt })
+        .from(haiActivityChecks)
+        .where(and(eq(haiActivityChecks.leaseId, lease.id), eq(haiActivityChecks.activity, activity)));
+      return ok(
+        {
+          activity,
+          in_scope: verdict.in_scope,
+          matched: verdict.matched,
+          rule: verdict.rule,
+          contract_version: contract.version,
+          checked_at: row?.checkedAt.toISOString() ?? null,
+        },
+        verdict.in_scope
+          ? `"${activity}" is inside the contract (${verdict.matched})`
+          : verdict.rule === 'out_of_scope'
+            ? `"${activity}" is explicitly out of scope (${verdict.matched}): do not do it`
+            : `"${activity}" is not in the contract’s scope: do not do it`,
+      );
+    });
+  },
+});

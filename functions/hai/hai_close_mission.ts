@@ -1,0 +1,105 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiEvidence, haiMissions } from '../../src/db/schema/hai.ts';
+import {
+  deviceIdInput,
+  loadContract,
+  loadMission,
+  missionIdInput,
+  missionView,
+  requireDevice,
+  revokeLeases,
+  uncacheLeases,
+} from './_shared.ts';
+
+export const hai_close_mission = defineTool({
+  name: 'hai_close_mission',
+  title: 'Close a mission (completed or abandoned)',
+  description:
+    'Closes an active mission for good and revokes all its session leases. outcome "completed" needs ' +
+    'passing evidence (hai_proof) for every criterion of the current contract, else review_required listing ' +
+    'the criteria without it; "abandoned" needs owner_ack: true and the owner’s reason. A closed mission is ' +
+    'terminal (mission_not_active afterwards). device_id is required when the mission names a project. ' +
+    'Retrying the same close returns it again (created=false).',
+  input: {
+    mission_id: missionIdInput,
+    outcome: z
+      .enum(['completed', 'abandoned'])
+      .describe('"completed" (all criteria proven) or "abandoned" (owner-gated)'),
+    summary: z.string().trim().min(1).max(5000).optional().describe('What was achieved or why it stops'),
+    device_id: deviceIdInput.optional(),
+  },
+  mutates: 'destructive',
+  ownerGate: (input) => input.outcome === 'abandoned',
+  idempotencyKey: (input) => `${input.mission_id}:${input.outcome}`,
+  async run({ ctx, input, gate }) {
+    const result = await ctx.db.transaction(async (tx) => {
+      const mission = await loadMission(tx, input.mission_id, 'update');
+      if (mission.state === input.outcome) return { mission, revoked: [] as string[], created: false };
+      if (mission.state !== 'active') {
+        throw new ToolError(
+          'mission_not_active',
+          `Mission "${mission.name}" is already ${mission.state}; closing is terminal`,
+          {
+            details: { mission_id: mission.id, state: mission.state },
+          },
+        );
+      }
+      await requireDevice(tx, mission.projectId, input.device_id);
+      if (input.outcome === 'completed') {
+        const contract = await loadContract(tx, mission.id, mission.currentVersion);
+        const passing = await tx
+          .selectDistinct({ criterionId: haiEvidence.criterionId })
+          .from(haiEvidence)
+          .where(
+            and(
+              eq(haiEvidence.missionId, mission.id),
+              eq(haiEvidence.contractVersion, mission.currentVersion),
+              eq(haiEvidence.result, 'pass'),
+            ),
+          );
+        const proven = new Set(passing.map((p) => p.criterionId));
+        const missing = contract.criteria.filter((c) => !proven.has(c.id));
+        if (missing.length > 0) {
+          throw new ToolError(
+            'review_required',
+            `${missing.length} criterion(s) have no passing evidence under contract v${contract.version}`,
+            {
+              details: {
+                mission_id: mission.id,
+                contract_version: contract.version,
+                criteria_without_evidence: missing.map((c) => ({ id: c.id, verification: c.verification })),
+              },
+              hint: 'Record passing evidence with hai_proof for each listed criterion, then close again.',
+            },
+          );
+        }
+      }
+      const [closed] = await tx
+        .update(haiMissions)
+        .set({
+          state: input.outcome,
+          leaseEpoch: mission.leaseEpoch + 1,
+          closedBy: ctx.agent,
+          closedAt: ctx.now(),
+          closeReason: gate?.reason ?? null,
+          closeSummary: input.summary ?? null,
+        })
+        .where(eq(haiMissions.id, mission.id))
+        .returning();
+      if (closed === undefined) throw new Error('mission update returned no row');
+      const revoked = await revokeLeases(tx, ctx, mission.id, `mission ${input.outcome}`);
+      return { mission: closed, revoked, created: true };
+    });
+    await uncacheLeases(ctx, result.revoked);
+    return ok(
+      { mission: missionView(result.mission), revoked_leases: result.revoked, created: result.created },
+      result.created
+        ? `Mission ${result.mission.name} ${input.outcome}; ${result.revoked.length} lease(s) revoked`
+        : `Mission ${result.mission.name} was already ${input.outcome}`,
+    );
+  },
+});

@@ -1,0 +1,61 @@
+import { and, eq } from 'drizzle-orm';
+import { defineTool } from '../../src/contract/define.ts';
+import { empty, ok } from '../../src/contract/envelope.ts';
+import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
+import { latestArtifact, loadProject, projectIdInput } from './_shared.ts';
+
+export const hai_get_next_step = defineTool({
+  name: 'hai_get_next_step',
+  title: 'Read the canonical next step and any pending proposal',
+  description:
+    'Reads the project’s canonical next step (NEXT_STEP.md, written only when the owner accepts a ' +
+    'proposal) and the proposal waiting for acceptance, if any (NEXT_STEP.proposed.md, with its version, ' +
+    'which hai_accept_next_step takes). Status "empty" when neither exists. Read-only.',
+  input: { project_id: projectIdInput },
+  mutates: false,
+  async run({ ctx, input }) {
+    await loadProject(ctx.db, input.project_id);
+    const canonical = await latestArtifact(ctx.db, input.project_id, 'NEXT_STEP.md');
+    const [pending] = await ctx.db
+      .select({ proposal: haiProposals, artifact: haiArtifacts })
+      .from(haiProposals)
+      .innerJoin(
+        haiArtifacts,
+        and(
+          eq(haiArtifacts.projectId, haiProposals.projectId),
+          eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+          eq(haiArtifacts.version, haiProposals.version),
+        ),
+      )
+      .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')));
+    const data = {
+      project_id: input.project_id,
+      next_step:
+        canonical === undefined
+          ? null
+          : {
+              version: canonical.version,
+              content: canonical.content,
+              written_by: canonical.writtenBy,
+              written_at: canonical.writtenAt.toISOString(),
+            },
+      pending_proposal:
+        pending === undefined
+          ? null
+          : {
+              proposal_version: pending.proposal.version,
+              content: pending.artifact.content,
+              proposed_by: pending.proposal.proposedBy,
+              proposed_at: pending.proposal.proposedAt.toISOString(),
+            },
+    };
+    if (canonical === undefined && pending === undefined)
+      return empty(data, 'No next step and no proposal yet');
+    return ok(
+      data,
+      pending === undefined
+        ? 'Canonical next step'
+        : `A proposal (version ${pending.proposal.version}) waits for the owner`,
+    );
+  },
+});

@@ -1,0 +1,132 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiContracts, haiMissions } from '../../src/db/schema/hai.ts';
+import {
+  contractInput,
+  contractView,
+  loadContract,
+  loadProject,
+  missionView,
+  projectIdInput,
+  termsHash,
+  validContract,
+} from './_shared.ts';
+
+export const hai_open_mission = defineTool({
+  name: 'hai_open_mission',
+  title: 'Open a mission under a finite contract',
+  description:
+    'Opens a mission with contract version 1: a goal, the activities in and out of scope, at least one ' +
+    'acceptance criterion (each saying how it is verified), an expiry, and how many sessions may run at ' +
+    'once. An invalid or open-ended contract is invalid_args. One active mission per project (or one without ' +
+    'a project): a second is active_mission_exists. The name is the key: the same call again returns the ' +
+    'mission (created=false). Agents then join it with hai_authorize_session.',
+  input: {
+    name: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lower-case letters, digits, "_" or "-"')
+      .describe('A short unique name for the mission, e.g. "erer-1024-analysis"'),
+    title: z.string().trim().min(1).max(300).describe('What the mission is, for people'),
+    project_id: projectIdInput
+      .optional()
+      .describe('The project the mission works on; then sessions, proof and close need a bound device_id'),
+    ...contractInput,
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => `${input.project_id ?? '*'}:${input.name}`,
+  async run({ ctx, input }) {
+    const now = ctx.now();
+    const terms = validContract(input, now);
+    const scopeKey = input.project_id ?? '*';
+    const termsSha256 = await termsHash(terms);
+    if (input.project_id !== undefined) await loadProject(ctx.db, input.project_id);
+    return ctx.db.transaction(async (tx) => {
+      const [same] = await tx
+        .select()
+        .from(haiMissions)
+        .where(and(eq(haiMissions.scopeKey, scopeKey), eq(haiMissions.name, input.name)));
+      if (same !== undefined) {
+        const v1 = await loadContract(tx, same.id, 1);
+        if (v1.termsSha256 !== termsSha256 || same.title !== input.title) {
+          throw new ToolError(
+            'idempotency_key_reuse',
+            `Mission "${input.name}" already exists with other terms`,
+            {
+              details: { key: `${scopeKey}:${input.name}`, mission_id: same.id },
+              hint: 'Use a new name for a new mission; change a mission’s contract with hai_recontract.',
+            },
+          );
+        }
+        const current = await loadContract(tx, same.id, same.currentVersion);
+        return ok(
+          { mission: missionView(same), contract: contractView(current), created: false },
+          `Mission ${same.name} already exists`,
+        );
+      }
+      const id = crypto.randomUUID();
+      // The partial unique index on (scope_key) where active decides a race between two openings.
+      const inserted = await tx
+        .insert(haiMissions)
+        .values({
+          id,
+          name: input.name,
+          projectId: input.project_id ?? null,
+          scopeKey,
+          title: input.title,
+          state: 'active',
+          currentVersion: 1,
+          leaseEpoch: 1,
+          openedBy: ctx.agent,
+          openedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      const mission = inserted[0];
+      if (mission === undefined) {
+        const [active] = await tx
+          .select()
+          .from(haiMissions)
+          .where(and(eq(haiMissions.scopeKey, scopeKey), eq(haiMissions.state, 'active')));
+        throw new ToolError(
+          'active_mission_exists',
+          input.project_id === undefined
+            ? 'A mission without a project is already active'
+            : `Project ${input.project_id} already has an active mission`,
+          {
+            details: {
+              project_id: input.project_id ?? null,
+              active_mission_id: active?.id ?? null,
+              active_mission_name: active?.name ?? null,
+            },
+            hint: 'Close the active mission with hai_close_mission (or recontract it) before opening another.',
+          },
+        );
+      }
+      const [contract] = await tx
+        .insert(haiContracts)
+        .values({
+          missionId: id,
+          version: 1,
+          goal: terms.goal,
+          inScope: terms.inScope,
+          outOfScope: terms.outOfScope,
+          criteria: terms.criteria,
+          expiresAt: terms.expiresAt,
+          maxSessions: terms.maxSessions,
+          createdBy: ctx.agent,
+          createdAt: now,
+          termsSha256,
+        })
+        .returning();
+      if (contract === undefined) throw new Error('contract insert returned no row');
+      return ok(
+        { mission: missionView(mission), contract: contractView(contract), created: true },
+        `Mission ${mission.name} opened under contract v1`,
+      );
+    });
+  },
+});

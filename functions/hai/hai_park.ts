@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { sha256Hex } from '../../src/contract/hash.ts';
+import { haiInbox } from '../../src/db/schema/hai.ts';
+import { loadProject, projectIdInput, shortHash } from './_shared.ts';
+
+export const hai_park = defineTool({
+  name: 'hai_park',
+  title: 'Park an idea in the project inbox',
+  description:
+    'Puts an idea, request or loose end into the project’s inbox so it is not lost and does not derail the ' +
+    'current focus. Touches nothing else. The same text parked twice is one inbox item (created=false). ' +
+    'To set aside a work item of a mission with a rationale use hai_park_item instead. Returns the item.',
+  input: {
+    project_id: projectIdInput,
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(5000)
+      .describe('The idea or request, in a sentence or a short paragraph'),
+    source: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Where it came from (owner, hearing, document...)'),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => `${input.project_id}:${shortHash(input.text)}`,
+  async run({ ctx, input }) {
+    await loadProject(ctx.db, input.project_id);
+    const textSha256 = await sha256Hex(input.text);
+    const inserted = await ctx.db
+      .insert(haiInbox)
+      .values({
+        id: crypto.randomUUID(),
+        projectId: input.project_id,
+        text: input.text,
+        textSha256,
+        source: input.source ?? null,
+        parkedBy: ctx.agent,
+        parkedAt: ctx.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    const row =
+      inserted[0] ??
+      (
+        await ctx.db
+          .select()
+          .from(haiInbox)
+          .where(and(eq(haiInbox.projectId, input.project_id), eq(haiInbox.textSha256, textSha256)))
+      )[0];
+    if (row === undefined) throw new Error('inbox row missing after insert');
+    return ok(
+      {
+        item: {
+          id: row.id,
+          project_id: row.projectId,
+          text: row.text,
+          source: row.source,
+          parked_by: row.parkedBy,
+          parked_at: row.parkedAt.toISOString(),
+        },
+        created: inserted.length > 0,
+      },
+      inserted.length > 0 ? 'Parked in the inbox' : 'Already in the inbox',
+    );
+  },
+});

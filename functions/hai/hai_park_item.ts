@@ -1,0 +1,72 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { sha256Hex } from '../../src/contract/hash.ts';
+import { haiParkedItems } from '../../src/db/schema/hai.ts';
+import { loadMission, missionIdInput, notActive, shortHash } from './_shared.ts';
+
+export const hai_park_item = defineTool({
+  name: 'hai_park_item',
+  title: 'Park a work item of a mission with a rationale',
+  description:
+    'Records a work item that will not be done now under an active mission (out of scope, blocked, or for ' +
+    'a later mission), with the rationale. A parked item carries no execution right: it authorizes nothing ' +
+    'and is not part of the contract; only the owner can bring it in (hai_recontract or a new mission). The ' +
+    'same item parked twice is one record (created=false). For loose ideas of a project use hai_park.',
+  input: {
+    mission_id: missionIdInput,
+    item: z.string().trim().min(1).max(2000).describe('The work item being parked'),
+    rationale: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .describe('Why it is parked (required), e.g. "out of scope: the plan is not in the contract"'),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => `${input.mission_id}:${shortHash(input.item)}`,
+  async run({ ctx, input }) {
+    const mission = await loadMission(ctx.db, input.mission_id);
+    const inactive = notActive(mission);
+    if (inactive !== null) throw inactive;
+    const itemSha256 = await sha256Hex(input.item);
+    const inserted = await ctx.db
+      .insert(haiParkedItems)
+      .values({
+        id: crypto.randomUUID(),
+        missionId: mission.id,
+        item: input.item,
+        itemSha256,
+        rationale: input.rationale,
+        parkedBy: ctx.agent,
+        parkedAt: ctx.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    const row =
+      inserted[0] ??
+      (
+        await ctx.db
+          .select()
+          .from(haiParkedItems)
+          .where(and(eq(haiParkedItems.missionId, mission.id), eq(haiParkedItems.itemSha256, itemSha256)))
+      )[0];
+    if (row === undefined) throw new Error('parked item missing after insert');
+    return ok(
+      {
+        parked: {
+          id: row.id,
+          mission_id: row.missionId,
+          item: row.item,
+          rationale: row.rationale,
+          parked_by: row.parkedBy,
+          parked_at: row.parkedAt.toISOString(),
+          execution_right: false,
+        },
+        created: inserted.length > 0,
+      },
+      inserted.length > 0 ? 'Item parked (no execution right)' : 'This item was already parked',
+    );
+  },
+});

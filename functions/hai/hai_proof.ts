@@ -1,0 +1,130 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
+import {
+  deviceIdInput,
+  leaseIdInput,
+  loadContract,
+  lockLease,
+  readLease,
+  requireDevice,
+  shortHash,
+} from './_shared.ts';
+
+export const hai_proof = defineTool({
+  name: 'hai_proof',
+  title: 'Record evidence for an acceptance criterion',
+  description:
+    'Records evidence for one acceptance criterion of your session’s contract: what was checked, the ' +
+    'result (pass or fail) and a reference to the evidence; you are recorded as the one who checked. ' +
+    'hai_close_mission "completed" needs passing evidence for every criterion of the current contract. Needs ' +
+    'a valid lease (lease_revoked / lease_expired) and, when the mission names a project, a bound device_id. ' +
+    'The same proof again returns the first record (created=false).',
+  input: {
+    lease_id: leaseIdInput,
+    criterion_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .describe('The criterion id from the contract (hai_get_contract)'),
+    checked: z
+      .string()
+      .trim()
+      .min(1)
+      .max(5000)
+      .describe('What was checked and how, following the criterion’s verification'),
+    result: z.enum(proofResults).describe('"pass" when the criterion is met, "fail" when it is not'),
+    evidence: z
+      .string()
+      .trim()
+      .min(1)
+      .max(5000)
+      .optional()
+      .describe('Where the evidence is: document and page, test run, artifact version, quote'),
+    device_id: deviceIdInput.optional(),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) =>
+    `${input.lease_id}:${input.criterion_id}:${input.result}:${shortHash(stableStringify([input.checked, input.evidence, input.device_id]))}`,
+  async run({ ctx, input }) {
+    // Admission on the fast path (KV copy + the mission's epoch); the lock below re-judges where it writes.
+    await readLease(ctx, input.lease_id);
+    const proofSha256 = await sha256Hex(
+      stableStringify([
+        input.criterion_id,
+        input.checked,
+        input.result,
+        input.evidence ?? null,
+        input.device_id ?? null,
+      ]),
+    );
+    return ctx.db.transaction(async (tx) => {
+      const { lease, mission } = await lockLease(tx, ctx, input.lease_id);
+      const contract = await loadContract(tx, mission.id, lease.contractVersion);
+      const criterion = contract.criteria.find((c) => c.id === input.criterion_id);
+      if (criterion === undefined) {
+        throw new ToolError(
+          'not_found',
+          `Contract v${contract.version} has no criterion "${input.criterion_id}"`,
+          {
+            details: { criterion_id: input.criterion_id, criteria: contract.criteria.map((c) => c.id) },
+            hint: 'Use one of the criterion ids listed in details (hai_get_contract shows them).',
+          },
+        );
+      }
+      await requireDevice(tx, mission.projectId, input.device_id);
+      const inserted = await tx
+        .insert(haiEvidence)
+        .values({
+          id: crypto.randomUUID(),
+          missionId: mission.id,
+          contractVersion: contract.version,
+          criterionId: criterion.id,
+          leaseId: lease.id,
+          checked: input.checked,
+          result: input.result,
+          evidence: input.evidence ?? null,
+          deviceId: input.device_id ?? null,
+          recordedBy: ctx.agent,
+          recordedAt: ctx.now(),
+          proofSha256,
+        })
+        .onConflictDoNothing()
+        .returning();
+      const row =
+        inserted[0] ??
+        (
+          await tx
+            .select()
+            .from(haiEvidence)
+            .where(and(eq(haiEvidence.leaseId, lease.id), eq(haiEvidence.proofSha256, proofSha256)))
+        )[0];
+      if (row === undefined) throw new Error('evidence row missing after insert');
+      return ok(
+        {
+          proof: {
+            id: row.id,
+            mission_id: row.missionId,
+            contract_version: row.contractVersion,
+            criterion_id: row.criterionId,
+            result: row.result,
+            checked: row.checked,
+            evidence: row.evidence,
+            device_id: row.deviceId,
+            recorded_by: row.recordedBy,
+            recorded_at: row.recordedAt.toISOString(),
+          },
+          created: inserted.length > 0,
+        },
+        inserted.length > 0
+          ? `Evidence for ${criterion.id} recorded (${row.result})`
+          : 'This evidence was already recorded',
+      );
+    });
+  },
+});

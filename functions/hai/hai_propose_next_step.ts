@@ -1,0 +1,88 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { sha256Hex } from '../../src/contract/hash.ts';
+import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
+import { loadProject, projectIdInput, shortHash, writeArtifact } from './_shared.ts';
+
+export const hai_propose_next_step = defineTool({
+  name: 'hai_propose_next_step',
+  title: 'Propose the next step',
+  description:
+    'Writes a proposal for the project’s next step (a new version of NEXT_STEP.proposed.md). It does not ' +
+    'change the canonical NEXT_STEP.md: only the owner accepts a proposal (hai_accept_next_step). A newer ' +
+    'proposal supersedes one still pending. Proposing the same text as the latest proposal changes nothing ' +
+    '(created=false). Returns the proposal_version to hand to the owner.',
+  input: {
+    project_id: projectIdInput,
+    content: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100_000)
+      .describe('The proposed next step as Markdown: what to do, why, and how it will be checked'),
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => `${input.project_id}:${shortHash(input.content)}`,
+  async run({ ctx, input }) {
+    const sha = await sha256Hex(input.content);
+    return ctx.db.transaction(async (tx) => {
+      await loadProject(tx, input.project_id, true);
+      const [latest] = await tx
+        .select({ proposal: haiProposals, sha256: haiArtifacts.sha256 })
+        .from(haiProposals)
+        .innerJoin(
+          haiArtifacts,
+          and(
+            eq(haiArtifacts.projectId, haiProposals.projectId),
+            eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+            eq(haiArtifacts.version, haiProposals.version),
+          ),
+        )
+        .where(eq(haiProposals.projectId, input.project_id))
+        .orderBy(desc(haiProposals.version))
+        .limit(1);
+      if (latest !== undefined && latest.sha256 === sha) {
+        return ok(
+          {
+            proposal_version: latest.proposal.version,
+            state: latest.proposal.state,
+            superseded: null,
+            created: false,
+          },
+          `This text is already proposal ${latest.proposal.version} (${latest.proposal.state})`,
+        );
+      }
+      const superseded = await tx
+        .update(haiProposals)
+        .set({ state: 'superseded' })
+        .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')))
+        .returning({ version: haiProposals.version });
+      const version = await writeArtifact(
+        tx,
+        ctx,
+        input.project_id,
+        'NEXT_STEP.proposed.md',
+        input.content,
+        sha,
+      );
+      await tx.insert(haiProposals).values({
+        projectId: input.project_id,
+        version,
+        state: 'pending',
+        proposedBy: ctx.agent,
+        proposedAt: ctx.now(),
+      });
+      return ok(
+        {
+          proposal_version: version,
+          state: 'pending',
+          superseded: superseded[0]?.version ?? null,
+          created: true,
+        },
+        `Proposal ${version} written; it waits for the owner’s acceptance`,
+      );
+    });
+  },
+});

@@ -1,0 +1,89 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { empty, ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiArtifacts } from '../../src/db/schema/hai.ts';
+import { confineArtifactName, loadProject, projectIdInput } from './_shared.ts';
+
+export const hai_read_artifacts = defineTool({
+  name: 'hai_read_artifacts',
+  title: 'Read a project’s run-contract artifacts',
+  description:
+    'Reads run-contract artifacts of a project (PROJECT_STATE.md, PROMPT.md, INTENT.md, CODE_STATE.md, ' +
+    'BRIEFING.md, NEXT_STEP.md, NEXT_STEP.proposed.md, EXECUTION_REPORT_<ID>.md, VALIDATION_REPORT_<ID>.md). ' +
+    'With names: their latest text (or the given version of a single name). Without names: the index of ' +
+    'every artifact with its latest version, no text. Names are artifact names, never paths: anything else ' +
+    'is path_outside_root. Use hai_get_next_step for the next step and its pending proposal.',
+  input: {
+    project_id: projectIdInput,
+    names: z
+      .array(z.string().min(1).max(300))
+      .min(1)
+      .max(20)
+      .optional()
+      .describe('Artifact names to read, e.g. ["PROJECT_STATE.md", "BRIEFING.md"]; omit for the index'),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('A specific version; only with exactly one name (default: the latest)'),
+  },
+  mutates: false,
+  async run({ ctx, input }) {
+    const names = input.names?.map(confineArtifactName);
+    if (input.version !== undefined && names?.length !== 1) {
+      throw new ToolError('invalid_args', 'version needs exactly one name', {
+        details: { issues: [{ path: 'version', message: 'give exactly one name with a version' }] },
+      });
+    }
+    await loadProject(ctx.db, input.project_id);
+    if (names === undefined) {
+      const index = await ctx.db
+        .select({
+          name: haiArtifacts.name,
+          version: sql<number>`max(${haiArtifacts.version})::int`,
+        })
+        .from(haiArtifacts)
+        .where(eq(haiArtifacts.projectId, input.project_id))
+        .groupBy(haiArtifacts.name)
+        .orderBy(haiArtifacts.name);
+      const items = index.map((r) => ({ name: r.name, version: r.version }));
+      return items.length === 0
+        ? empty({ project_id: input.project_id, artifacts: [] }, 'The project has no artifacts yet')
+        : ok({ project_id: input.project_id, artifacts: items });
+    }
+    const rows = await ctx.db
+      .select()
+      .from(haiArtifacts)
+      .where(
+        and(
+          eq(haiArtifacts.projectId, input.project_id),
+          inArray(haiArtifacts.name, names),
+          input.version === undefined
+            ? sql`${haiArtifacts.version} = (select max(a.version) from hai_artifacts a where a.project_id = ${haiArtifacts.projectId} and a.name = ${haiArtifacts.name})`
+            : eq(haiArtifacts.version, input.version),
+        ),
+      );
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    const artifacts = names.flatMap((n) => {
+      const r = byName.get(n);
+      return r === undefined
+        ? []
+        : [
+            {
+              name: r.name,
+              version: r.version,
+              content: r.content,
+              sha256: r.sha256,
+              written_by: r.writtenBy,
+              written_at: r.writtenAt.toISOString(),
+            },
+          ];
+    });
+    const missing = names.filter((n) => !byName.has(n));
+    const data = { project_id: input.project_id, artifacts, missing };
+    return artifacts.length === 0 ? empty(data, 'None of these artifacts exists yet') : ok(data);
+  },
+});

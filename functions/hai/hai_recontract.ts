@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { haiContracts, haiMissions } from '../../src/db/schema/hai.ts';
+import {
+  contractInput,
+  contractView,
+  loadContract,
+  loadMission,
+  missionIdInput,
+  missionView,
+  notActive,
+  revokeLeases,
+  termsHash,
+  uncacheLeases,
+  validContract,
+} from './_shared.ts';
+
+export const hai_recontract = defineTool({
+  name: 'hai_recontract',
+  title: 'Replace a mission’s contract (owner-gated or break-glass)',
+  description:
+    'Writes the next version of an active mission’s contract (full new terms) and revokes every session ' +
+    'lease of the mission: sessions must read the new contract and authorize again. Needs owner_ack: true ' +
+    'and the owner’s reason, unless break_glass is true with a break_glass_marker (an incident reference, ' +
+    'recorded on the contract) for an emergency without the owner. Name the version you are replacing in ' +
+    'expected_version: a stale one is contract_version_mismatch. Retrying returns the same new version.',
+  input: {
+    mission_id: missionIdInput,
+    expected_version: z
+      .number()
+      .int()
+      .min(1)
+      .describe('The current contract version you read and are replacing'),
+    ...contractInput,
+    break_glass: z
+      .boolean()
+      .optional()
+      .describe('Emergency change without the owner’s acknowledgement; needs break_glass_marker'),
+    break_glass_marker: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('With break_glass: the incident reference or marker that justifies it (recorded)'),
+  },
+  mutates: 'destructive',
+  // Without break-glass this is the owner's decision; break-glass replaces the gate by a recorded marker.
+  ownerGate: (input) => input.break_glass !== true,
+  idempotencyKey: (input) => `${input.mission_id}:${input.expected_version}`,
+  async run({ ctx, input, gate }) {
+    if (input.break_glass !== true && input.break_glass_marker !== undefined) {
+      throw new ToolError('invalid_args', 'break_glass_marker is only meaningful with break_glass: true', {
+        details: { issues: [{ path: 'break_glass_marker', message: 'given without break_glass: true' }] },
+      });
+    }
+    if (input.break_glass === true && input.break_glass_marker === undefined) {
+      throw new ToolError('invalid_args', 'break_glass needs a break_glass_marker', {
+        details: { issues: [{ path: 'break_glass_marker', message: 'required with break_glass: true' }] },
+        hint: 'Give the incident reference as break_glass_marker, or drop break_glass and get the owner’s acknowledgement.',
+      });
+    }
+    const now = ctx.now();
+    const terms = validContract(input, now);
+    const termsSha256 = await termsHash(terms);
+    const result = await ctx.db.transaction(async (tx) => {
+      const mission = await loadMission(tx, input.mission_id, 'update');
+      const next = input.expected_version + 1;
+      if (mission.currentVersion >= next) {
+        // A retry after success: the version this call would have written exists with the same terms.
+        const written = await loadContract(tx, mission.id, next);
+        if (
+          written.termsSha256 === termsSha256 &&
+          written.breakGlassMarker === (input.break_glass_marker ?? null)
+        ) {
+          return { mission, contract: written, revoked: [] as string[], created: false };
+        }
+      }
+      const inactive = notActive(mission);
+      if (inactive !== null) throw inactive;
+      if (mission.currentVersion !== input.expected_version) {
+        throw new ToolError(
+          'contract_version_mismatch',
+          `The contract is at version ${mission.currentVersion}, not ${input.expected_version}`,
+          {
+            details: {
+              mission_id: mission.id,
+              current_version: mission.currentVersion,
+              expected_version: input.expected_version,
+            },
+          },
+        );
+      }
+      const [contract] = await tx
+        .insert(haiContracts)
+        .values({
+          missionId: mission.id,
+          version: next,
+          goal: terms.goal,
+          inScope: terms.inScope,
+          outOfScope: terms.outOfScope,
+          criteria: terms.criteria,
+          expiresAt: terms.expiresAt,
+          maxSessions: terms.maxSessions,
+          createdBy: ctx.agent,
+          createdAt: now,
+          reason: gate?.reason ?? null,
+          breakGlass: input.break_glass === true,
+          breakGlassMarker: input.break_glass_marker ?? null,
+          termsSha256,
+        })
+        .returning();
+      if (contract === undefined) throw new Error('contract insert returned no row');
+      const [updated] = await tx
+        .update(haiMissions)
+        .set({ currentVersion: next, leaseEpoch: mission.leaseEpoch + 1 })
+        .where(eq(haiMissions.id, mission.id))
+        .returning();
+      if (updated === undefined) throw new Error('mission update returned no row');
+      const revoked = await revokeLeases(tx, ctx, mission.id, `recontract to v${next}`);
+      return { mission: updated, contract, revoked, created: true };
+    });
+    await uncacheLeases(ctx, result.revoked);
+    return ok(
+      {
+        mission: missionView(result.mission),
+        contract: contractView(result.contract),
+        revoked_leases: result.revoked,
+        created: result.created,
+      },
+      result.created
+        ? `Contract v${result.contract.version} in force; ${result.revoked.length} lease(s) revoked`
+        : `Contract v${result.contract.version} was already written`,
+    );
+  },
+});

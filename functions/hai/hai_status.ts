@@ -1,0 +1,35 @@
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { loadProject, projectIdInput } from './_shared.ts';
+import { activeMissions, missionSummary, projectSummaries, storeHealth } from './_state.ts';
+
+export const hai_status = defineTool({
+  name: 'hai_status',
+  title: 'Status of projects, missions, sessions, lanes and inbox',
+  description:
+    'Summarises the governance state: per project its device mounts, active and parked focus lanes, inbox ' +
+    'size, pending next-step proposal and last checkpoint; every active mission with its current contract ' +
+    '(version — the one hai_authorize_session needs — scope, criteria with their evidence, expiry) and live ' +
+    'sessions; and the health of the database and key-value store. Give project_id to narrow it to one ' +
+    'project (missing_project if unknown). Read-only; hai_recover turns this state into next actions.',
+  input: { project_id: projectIdInput.optional() },
+  mutates: false,
+  async run({ ctx, input }) {
+    if (input.project_id !== undefined) await loadProject(ctx.db, input.project_id);
+    const [health, projects, missions] = await Promise.all([
+      storeHealth(ctx),
+      projectSummaries(ctx, input.project_id),
+      activeMissions(ctx, input.project_id),
+    ]);
+    return ok(
+      {
+        health,
+        projects: projects.projects,
+        projects_truncated: projects.truncated,
+        active_missions: missions.map(missionSummary),
+        as_of: ctx.now().toISOString(),
+      },
+      `${projects.projects.length} project(s), ${missions.length} active mission(s)`,
+    );
+  },
+});

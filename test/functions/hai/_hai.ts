@@ -1,0 +1,229 @@
+// Shared fixtures of the hai test suites: servers per stack with a movable clock, a project bound on a
+// device, missions with a valid finite contract, sessions, and agents with a grant taken away.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentName, AgentRegistry } from '../../../src/agents/grants.ts';
+import { loadAgentsFromDir } from '../../../src/agents/load-node.ts';
+import type { Envelope } from '../../../src/contract/envelope.ts';
+import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';
+import { describeWithService } from '../../harness/services.ts';
+
+export type HaiStack = { db: 'pglite' | 'postgres'; kv: 'postgres' | 'upstash' };
+
+/** Both databases; the key-value store in the same database. */
+export const DB_STACKS: readonly HaiStack[] = [
+  { db: 'pglite', kv: 'postgres' },
+  { db: 'postgres', kv: 'postgres' },
+];
+/** Where leases matter: also the Upstash adapter (through the bridge to the local Redis). */
+export const LEASE_STACKS: readonly HaiStack[] = [...DB_STACKS, { db: 'postgres', kv: 'upstash' }];
+
+/** The tools' clock: real time plus an offset the test moves forward. */
+export interface Clock {
+  now(): Date;
+  advance(ms: number): void;
+  /** Jumps so that now() is exactly `at` (never backwards). */
+  set(at: Date): void;
+}
+
+export function movableClock(): Clock {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance(ms) {
+      offset += ms;
+    },
+    set(at) {
+      offset = Math.max(offset, at.getTime() - Date.now());
+    },
+  };
+}
+
+export interface HaiEnv {
+  s: TestServer;
+  clock: Clock;
+  stack: HaiStack;
+}
+
+const stackTitle = (st: HaiStack) => `${st.db} + ${st.kv} kv`;
+
+/**
+ * Registers `fn` once per stack with a server (started in beforeAll) and a movable clock. Postgres stacks
+ * need the local PostgreSQL, the upstash stack also Redis (describeWithService: required in CI).
+ */
+export function forEachStack(
+  title: string,
+  stacks: readonly HaiStack[],
+  fn: (env: () => HaiEnv, stack: HaiStack) => void,
+  options:
+    | Omit<TestServerOptions, 'db' | 'kv' | 'now'>
+    | (() => Promise<Omit<TestServerOptions, 'db' | 'kv' | 'now'>>) = {},
+): void {
+  for (const stack of stacks) {
+    const body = () => {
+      let env: HaiEnv | undefined;
+      beforeAll(async () => {
+        const clock = movableClock();
+        const extra = typeof options === 'function' ? await options() : options;
+        const s = await startTestServer({ ...extra, ...stack, now: clock.now });
+        env = { s, clock, stack };
+      });
+      afterAll(async () => env?.s.close());
+      fn(() => {
+        if (env === undefined) throw new Error('the hai env exists only inside tests and hooks');
+        return env;
+      }, stack);
+    };
+    const suite = `${title} [${stackTitle(stack)}]`;
+    if (stack.db === 'pglite') describe(suite, body);
+    else if (stack.kv === 'upstash')
+      describeWithService('postgres', suite, () => describeWithService('redis', 'redis', body));
+    else describeWithService('postgres', suite, body);
+  }
+}
+
+let seq = 0;
+/** A name unique within the test process. */
+export const uniq = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(++seq).toString(36)}`;
+
+export const gate = { owner_ack: true, reason: 'The owner approved it in the meeting' };
+
+/** Binds a fresh project on a device (ceo, owner-gated); returns its id. */
+export async function bindProject(
+  s: TestServer,
+  device = 'laptop-1',
+  projectId = uniq('proj'),
+): Promise<string> {
+  expectOk(
+    await s.call('ceo', 'hai_bind_project', {
+      project_id: projectId,
+      device_id: device,
+      mount_path: `/home/owner/${projectId}`,
+      ...gate,
+    }),
+  );
+  return projectId;
+}
+
+export const criteria = [
+  {
+    id: 'facts-mapped',
+    description: 'The facts are mapped with sources',
+    verification: 'qa checks each fact against its page',
+  },
+  {
+    id: 'law-verified',
+    description: 'Every authority is verified',
+    verification: 'researcher re-reads each quote in the source',
+  },
+];
+
+/** A valid finite contract (overridable), expiring a week after the clock's now. */
+export function contract(clock: Clock, over: Record<string, unknown> = {}) {
+  return {
+    goal: 'Prepare the analysis of the appeal',
+    in_scope: ['analysis', 'research'],
+    out_of_scope: ['research:foreign-law', 'drafting'],
+    criteria,
+    expires_at: new Date(clock.now().getTime() + 7 * 86_400_000).toISOString(),
+    max_sessions: 2,
+    ...over,
+  };
+}
+
+export interface MissionData {
+  mission: { id: string; name: string; contract_version: number; state: string; project_id: string | null };
+  contract: { version: number; criteria: typeof criteria; expires_at: string; max_sessions: number };
+  created: boolean;
+}
+
+/** The device every fixture project is bound on, and that fixture sessions name. */
+export const DEVICE = 'dev-1';
+
+/**
+ * Opens a mission (ceo) with the default contract plus `over`: on a fresh project bound on DEVICE unless
+ * `projectId` is given (null: a mission without a project — only one can be active per server).
+ */
+export async function openMission(
+  env: HaiEnv,
+  projectId?: string | null,
+  over: Record<string, unknown> = {},
+): Promise<MissionData> {
+  if (projectId === undefined) projectId = await bindProject(env.s, DEVICE);
+  return expectOk<MissionData>(
+    await env.s.call('ceo', 'hai_open_mission', {
+      name: uniq('m'),
+      title: 'Appeal 1024/25 — analysis',
+      ...(projectId === null ? {} : { project_id: projectId }),
+      ...contract(env.clock, over),
+    }),
+  );
+}
+
+export interface LeaseData {
+  lease: { lease_id: string; expires_at: string; contract_version: number; epoch: number; agent: string };
+  created: boolean;
+  live_sessions: number;
+  max_sessions: number;
+}
+
+/** Authorizes a session for `agent` on the mission's current version. */
+export async function authorize(
+  env: HaiEnv,
+  agent: AgentName,
+  missionId: string,
+  args: Record<string, unknown> = {},
+): Promise<Envelope> {
+  return env.s.call(agent, 'hai_authorize_session', {
+    mission_id: missionId,
+    contract_version: 1,
+    device_id: DEVICE,
+    ...args,
+  });
+}
+
+export async function lease(
+  env: HaiEnv,
+  agent: AgentName,
+  missionId: string,
+  args: Record<string, unknown> = {},
+): Promise<LeaseData['lease']> {
+  return expectOk<LeaseData>(await authorize(env, agent, missionId, args)).lease;
+}
+
+/**
+ * The real agents with `tools` taken away from `agent`, and their mentions un-backticked, so the INV-TOOL6
+ * check still holds: the permission tests of tools every agent is granted.
+ */
+export async function agentsWithout(agent: AgentName, tools: readonly string[]): Promise<AgentRegistry> {
+  const agents = new Map(await loadAgentsFromDir('agents'));
+  const def = agents.get(agent);
+  if (def === undefined) throw new Error(`no agent ${agent}`);
+  let instructions = def.instructions;
+  for (const t of tools) instructions = instructions.replaceAll(`\`${t}\``, t);
+  agents.set(agent, { ...def, tools: def.tools.filter((t) => !tools.includes(t)), instructions });
+  return agents;
+}
+
+/** The lease of a successful hai_authorize_session envelope. */
+export const leaseOf = (envelope: Envelope): LeaseData['lease'] => expectOk<LeaseData>(envelope).lease;
+
+/**
+ * The permission test of a tool: `agent` without the grant gets tool_not_granted and does not see it in
+ * tools/list. For tools every agent holds, the grant is taken away on a server of its own.
+ */
+export function deniedTo(tool: string, agent: AgentName, args: Record<string, unknown>, take = false): void {
+  describe(`${tool} without the grant`, () => {
+    let s: TestServer | undefined;
+    beforeAll(async () => {
+      s = await startTestServer(take ? { agents: await agentsWithout(agent, [tool]) } : {});
+    });
+    afterAll(async () => s?.close());
+    it(`${agent} gets tool_not_granted and does not see it listed`, async () => {
+      if (s === undefined) throw new Error('no server');
+      const res = await s.call(agent, tool, args);
+      expect(res.ok ? null : res.error.code).toBe('tool_not_granted');
+      const listed = (await (await s.connect(agent)).listTools()).tools.map((t) => t.name);
+      expect(listed).not.toContain(tool);
+    });
+  });
+}

@@ -1,0 +1,508 @@
+// One test per row of the governance gate matrix (DESIGN.md §4, seed 002): what each tool may change and
+// the gate that stands in front of it, through the official MCP client.
+import { and, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { auditLog } from '../../../src/db/schema/audit_log.ts';
+import * as schema from '../../../src/db/schema/hai.ts';
+import type { Db } from '../../../src/db/types.ts';
+import { auditMark } from '../../harness/rows.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
+import {
+  bindProject,
+  contract,
+  criteria,
+  DEVICE,
+  forEachStack,
+  gate,
+  LEASE_STACKS,
+  lease,
+  leaseOf,
+  openMission,
+  uniq,
+} from './_hai.ts';
+
+const counts = async (db: Db) => {
+  const out: Record<string, number> = {};
+  for (const [name, t] of Object.entries({
+    projects: schema.haiProjects,
+    mounts: schema.haiMounts,
+    artifacts: schema.haiArtifacts,
+    inbox: schema.haiInbox,
+    lanes: schema.haiLanes,
+    proposals: schema.haiProposals,
+    checkpoints: schema.haiCheckpoints,
+    missions: schema.haiMissions,
+    contracts: schema.haiContracts,
+    leases: schema.haiLeases,
+    activity: schema.haiActivityChecks,
+    evidence: schema.haiEvidence,
+    parked: schema.haiParkedItems,
+  })) {
+    out[name] = (await db.select().from(t)).length;
+  }
+  return out;
+};
+
+/** What changed between two counts, as { table: delta }. */
+const delta = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(b).flatMap((k) => (b[k] === a[k] ? [] : [[k, (b[k] ?? 0) - (a[k] ?? 0)]])));
+
+forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
+  it('hai_health: no gate, no mutation (any granted agent, no audit row)', async () => {
+    const { s } = env();
+    const audit = await auditMark(s.db.db);
+    const data = expectOk<{ healthy: boolean; database: string; kv: { status: string; kind: string } }>(
+      await s.call('ceo', 'hai_health', {}),
+    );
+    expect(data).toMatchObject({ healthy: true, database: 'up', kv: { status: 'up', kind: env().stack.kv } });
+    expect(await audit()).toEqual([]);
+  });
+
+  it('hai_status: no gate, no mutation', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    for (const agent of ['ceo', 'analyst', 'qa'] as const)
+      expectOk(await s.call(agent, 'hai_status', { project_id: p }));
+    expect(delta(before, await counts(s.db.db))).toEqual({});
+  });
+
+  it('hai_get_next_step: no gate, no mutation', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    expect((await s.call('writer', 'hai_get_next_step', { project_id: p })).status).toBe('empty');
+    expect(delta(before, await counts(s.db.db))).toEqual({});
+  });
+
+  it('hai_read_artifacts: no gate, no mutation', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    expect((await s.call('researcher', 'hai_read_artifacts', { project_id: p })).status).toBe('empty');
+    expect(delta(before, await counts(s.db.db))).toEqual({});
+  });
+
+  it('hai_park: changes the inbox only, no gate', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    expectOk(await s.call('qa', 'hai_park', { project_id: p, text: 'Check the 2018 permit later' }));
+    expect(delta(before, await counts(s.db.db))).toEqual({ inbox: 1 });
+  });
+
+  it('hai_set_focus: at most two active lanes (max_active_lanes), parking frees a slot', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const focus = (lane: string, state: string) =>
+      s.call('ceo', 'hai_set_focus', { project_id: p, lane, state });
+    expectOk(await focus('analysis', 'active'));
+    expectOk(await focus('research', 'active'));
+    const third = await focus('drafting', 'active');
+    expect(errorCode(third)).toBe('max_active_lanes');
+    expect(third.ok ? null : third.error.details).toMatchObject({ active: ['analysis', 'research'], max: 2 });
+    // Re-activating an active lane is no third lane.
+    expectOk(await focus('research', 'active'));
+    expectOk(await focus('analysis', 'parked'));
+    const now = expectOk<{ active_lanes: string[] }>(await focus('drafting', 'active'));
+    expect(now.active_lanes).toEqual(['drafting', 'research']);
+  });
+
+  it('hai_propose_next_step: writes NEXT_STEP.proposed.md only, no gate; NEXT_STEP.md untouched', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    expectOk(await s.call('analyst', 'hai_propose_next_step', { project_id: p, content: 'Map the claims' }));
+    expect(delta(before, await counts(s.db.db))).toEqual({ artifacts: 1, proposals: 1 });
+    const names = await s.db.db
+      .select({ name: schema.haiArtifacts.name })
+      .from(schema.haiArtifacts)
+      .where(eq(schema.haiArtifacts.projectId, p));
+    expect(names.map((n) => n.name)).toEqual(['NEXT_STEP.proposed.md']);
+  });
+
+  it('hai_accept_next_step: owner gate, and a proposal is required (no_proposal)', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    expect(
+      errorCode(await s.call('ceo', 'hai_accept_next_step', { project_id: p, proposal_version: 1, ...gate })),
+    ).toBe('no_proposal');
+    expectOk(await s.call('analyst', 'hai_propose_next_step', { project_id: p, content: 'Map the claims' }));
+    for (const g of [{}, { owner_ack: true }, { reason: 'ok' }, { owner_ack: false, reason: 'ok' }]) {
+      expect(
+        errorCode(await s.call('ceo', 'hai_accept_next_step', { project_id: p, proposal_version: 1, ...g })),
+      ).toBe('owner_gate_required');
+    }
+    const audit = await auditMark(s.db.db);
+    expectOk(await s.call('ceo', 'hai_accept_next_step', { project_id: p, proposal_version: 1, ...gate }));
+    expect(await audit()).toMatchObject([
+      { tool: 'hai_accept_next_step', ownerAck: true, ownerReason: gate.reason, agent: 'ceo' },
+    ]);
+    const next = expectOk<{ next_step: { content: string; version: number } }>(
+      await s.call('ceo', 'hai_get_next_step', { project_id: p }),
+    );
+    expect(next.next_step).toMatchObject({ content: 'Map the claims', version: 1 });
+  });
+
+  it('hai_checkpoint: changes history only, no gate', async () => {
+    const { s } = env();
+    const p = await bindProject(s);
+    const before = await counts(s.db.db);
+    expectOk(
+      await s.call('writer', 'hai_checkpoint', { project_id: p, label: 'c1', summary: 'Background drafted' }),
+    );
+    expect(delta(before, await counts(s.db.db))).toEqual({ checkpoints: 1 });
+  });
+
+  it('hai_recover: reads and advises, changes nothing', async () => {
+    const e = env();
+    const m = await openMission(e);
+    await lease(e, 'analyst', m.mission.id);
+    const before = await counts(e.s.db.db);
+    const audit = await auditMark(e.s.db.db);
+    const advice = expectOk<{ advice: { kind: string }[] }>(
+      await e.s.call('ceo', 'hai_recover', { project_id: m.mission.project_id }),
+    );
+    expect(advice.advice.map((a) => a.kind)).toContain('criteria_without_evidence');
+    expect(delta(before, await counts(e.s.db.db))).toEqual({});
+    expect(await audit()).toEqual([]);
+  });
+
+  it('hai_open_mission: only a valid finite contract; no second active mission', async () => {
+    const e = env();
+    const p = await bindProject(e.s);
+    const open = (over: Record<string, unknown>) =>
+      e.s.call('ceo', 'hai_open_mission', {
+        name: uniq('m'),
+        title: 'T',
+        project_id: p,
+        ...contract(e.clock),
+        ...over,
+      });
+    const invalid: [string, Record<string, unknown>][] = [
+      ['no criteria', { criteria: [] }],
+      ['a criterion without verification', { criteria: [{ id: 'x', description: 'd' }] }],
+      ['an empty verification', { criteria: [{ id: 'x', description: 'd', verification: '  ' }] }],
+      ['no expiry', { expires_at: undefined }],
+      ['an expiry in the past', { expires_at: new Date(e.clock.now().getTime() - 1000).toISOString() }],
+      ['an open-ended expiry', { expires_at: '2099-01-01T00:00:00Z' }],
+      ['duplicate criterion ids', { criteria: [criteria[0], criteria[0]] }],
+    ];
+    for (const [what, over] of invalid) expect(errorCode(await open(over)), what).toBe('invalid_args');
+    expect(
+      await e.s.db.db.select().from(schema.haiMissions).where(eq(schema.haiMissions.projectId, p)),
+    ).toEqual([]);
+    expectOk(await open({}));
+    expect(errorCode(await open({}))).toBe('active_mission_exists');
+  });
+
+  it('hai_bind_project: owner gate', async () => {
+    const { s } = env();
+    const id = uniq('p');
+    const args = { project_id: id, device_id: 'd', mount_path: '/x' };
+    expect(errorCode(await s.call('ceo', 'hai_bind_project', args))).toBe('owner_gate_required');
+    expect(
+      errorCode(await s.call('ceo', 'hai_bind_project', { ...args, owner_ack: true, reason: ' ' })),
+    ).toBe('owner_gate_required');
+    expect(await s.db.db.select().from(schema.haiProjects).where(eq(schema.haiProjects.id, id))).toEqual([]);
+    expectOk(await s.call('ceo', 'hai_bind_project', { ...args, ...gate }));
+    const [row] = await s.db.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.tool, 'hai_bind_project'),
+          eq(auditLog.idempotencyKey, `${id}:d:/x`),
+          eq(auditLog.outcome, 'ok'),
+        ),
+      );
+    expect(row).toMatchObject({ ownerAck: true, ownerReason: gate.reason, agent: 'ceo' });
+  });
+
+  it('hai_authorize_session: active mission, current contract version, capacity, device', async () => {
+    const e = env();
+    const m = await openMission(e, undefined, { max_sessions: 1 });
+    const id = m.mission.id;
+    const auth = (agent: 'analyst' | 'writer', args: Record<string, unknown>) =>
+      e.s.call(agent, 'hai_authorize_session', {
+        mission_id: id,
+        contract_version: 1,
+        device_id: DEVICE,
+        ...args,
+      });
+    expect(errorCode(await auth('analyst', { contract_version: 2 }))).toBe('contract_version_mismatch');
+    expect(errorCode(await auth('analyst', { device_id: undefined }))).toBe('invalid_args');
+    expect(errorCode(await auth('analyst', { device_id: 'unbound-device' }))).toBe('device_mount_required');
+    leaseOf(await auth('analyst', {}));
+    expect(errorCode(await auth('writer', {}))).toBe('parallel_session_denied');
+    // Past the mission's expiry nothing is authorized.
+    const m2 = await openMission(e, undefined, {
+      expires_at: new Date(e.clock.now().getTime() + 3_600_000).toISOString(),
+    });
+    e.clock.advance(3_600_001);
+    expect(
+      errorCode(
+        await e.s.call('writer', 'hai_authorize_session', {
+          mission_id: m2.mission.id,
+          contract_version: 1,
+          device_id: DEVICE,
+        }),
+      ),
+    ).toBe('mission_not_active');
+    // A closed mission neither.
+    const m3 = await openMission(e);
+    expectOk(
+      await e.s.call('ceo', 'hai_close_mission', {
+        mission_id: m3.mission.id,
+        outcome: 'abandoned',
+        device_id: DEVICE,
+        ...gate,
+      }),
+    );
+    expect(
+      errorCode(
+        await e.s.call('writer', 'hai_authorize_session', {
+          mission_id: m3.mission.id,
+          contract_version: 1,
+          device_id: DEVICE,
+        }),
+      ),
+    ).toBe('mission_not_active');
+  });
+
+  it('hai_get_contract: a valid, unexpired, unrevoked lease', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const l = await lease(e, 'analyst', m.mission.id, { ttl_seconds: 600 });
+    expectOk(await e.s.call('analyst', 'hai_get_contract', { lease_id: l.lease_id }));
+    // Another agent cannot use it.
+    expect(errorCode(await e.s.call('writer', 'hai_get_contract', { lease_id: l.lease_id }))).toBe(
+      'not_found',
+    );
+    e.clock.set(new Date(Date.parse(l.expires_at)));
+    expect(errorCode(await e.s.call('analyst', 'hai_get_contract', { lease_id: l.lease_id }))).toBe(
+      'lease_expired',
+    );
+    const l2 = await lease(e, 'analyst', m.mission.id, { harness_id: 'second' });
+    expectOk(
+      await e.s.call('ceo', 'hai_recontract', {
+        mission_id: m.mission.id,
+        expected_version: 1,
+        ...contract(e.clock),
+        ...gate,
+      }),
+    );
+    expect(errorCode(await e.s.call('analyst', 'hai_get_contract', { lease_id: l2.lease_id }))).toBe(
+      'lease_revoked',
+    );
+  });
+
+  it('hai_check_activity: valid lease; writes an audit record only', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const l = await lease(e, 'researcher', m.mission.id);
+    const before = await counts(e.s.db.db);
+    const cases: [string, boolean, string][] = [
+      ['research', true, 'in_scope'],
+      ['Research:Case-Law', true, 'in_scope'],
+      ['research:foreign-law', false, 'out_of_scope'],
+      ['drafting', false, 'out_of_scope'],
+      ['researching', false, 'not_listed'],
+      ['site-visit', false, 'not_listed'],
+    ];
+    for (const [activity, inScope, rule] of cases) {
+      const r = expectOk<{ in_scope: boolean; rule: string }>(
+        await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity }),
+      );
+      expect(r, activity).toMatchObject({ in_scope: inScope, rule });
+    }
+    expect(delta(before, await counts(e.s.db.db))).toEqual({ activity: cases.length });
+    expectOk(
+      await e.s.call('ceo', 'hai_close_mission', {
+        mission_id: m.mission.id,
+        outcome: 'abandoned',
+        device_id: DEVICE,
+        ...gate,
+      }),
+    );
+    expect(
+      errorCode(await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity: 'x' })),
+    ).toBe('lease_revoked');
+  });
+
+  it('hai_park_item: rationale required; a parked item carries no execution right', async () => {
+    const e = env();
+    const m = await openMission(e);
+    for (const rationale of [undefined, '', '   ']) {
+      const r = await e.s.call('analyst', 'hai_park_item', {
+        mission_id: m.mission.id,
+        item: 'drafting:ruling',
+        rationale,
+      });
+      expect(errorCode(r), String(rationale)).toBe('invalid_args');
+    }
+    const parked = expectOk<{ parked: { execution_right: boolean } }>(
+      await e.s.call('analyst', 'hai_park_item', {
+        mission_id: m.mission.id,
+        item: 'drafting:ruling',
+        rationale: 'not in this mission',
+      }),
+    );
+    expect(parked.parked.execution_right).toBe(false);
+    // Parking it did not bring it into scope.
+    const l = await lease(e, 'analyst', m.mission.id);
+    expect(
+      expectOk<{ in_scope: boolean }>(
+        await e.s.call('analyst', 'hai_check_activity', {
+          lease_id: l.lease_id,
+          activity: 'drafting:ruling',
+        }),
+      ).in_scope,
+    ).toBe(false);
+  });
+
+  it('hai_recontract: owner gate; break_glass needs a marker, which is recorded', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const terms = {
+      mission_id: m.mission.id,
+      expected_version: 1,
+      ...contract(e.clock, { goal: 'New goal' }),
+    };
+    expect(errorCode(await e.s.call('ceo', 'hai_recontract', terms))).toBe('owner_gate_required');
+    expect(errorCode(await e.s.call('ceo', 'hai_recontract', { ...terms, break_glass: true }))).toBe(
+      'invalid_args',
+    );
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_recontract', {
+          ...terms,
+          break_glass: false,
+          break_glass_marker: 'INC-1',
+          ...gate,
+        }),
+      ),
+    ).toBe('invalid_args');
+    const audit = await auditMark(e.s.db.db);
+    const v2 = expectOk<{ contract: { version: number; break_glass: boolean; break_glass_marker: string } }>(
+      await e.s.call('ceo', 'hai_recontract', {
+        ...terms,
+        break_glass: true,
+        break_glass_marker: 'INC-2026-11-30',
+      }),
+    );
+    expect(v2.contract).toMatchObject({
+      version: 2,
+      break_glass: true,
+      break_glass_marker: 'INC-2026-11-30',
+    });
+    expect(await audit()).toMatchObject([{ tool: 'hai_recontract', outcome: 'ok', ownerAck: false }]);
+    const v3 = expectOk<{ contract: { version: number; break_glass: boolean } }>(
+      await e.s.call('ceo', 'hai_recontract', { ...terms, expected_version: 2, ...gate }),
+    );
+    expect(v3.contract).toMatchObject({ version: 3, break_glass: false });
+  });
+
+  it('hai_close_mission: completed needs passing evidence per criterion; abandoned needs the owner gate; terminal', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const id = m.mission.id;
+    const early = await e.s.call('ceo', 'hai_close_mission', {
+      mission_id: id,
+      outcome: 'completed',
+      device_id: DEVICE,
+    });
+    expect(errorCode(early)).toBe('review_required');
+    expect(early.ok ? null : early.error.details?.criteria_without_evidence).toEqual(
+      criteria.map((c) => ({ id: c.id, verification: c.verification })),
+    );
+    const l = await lease(e, 'qa', m.mission.id);
+    const proof = (criterion_id: string, result: string) =>
+      e.s.call('qa', 'hai_proof', {
+        lease_id: l.lease_id,
+        criterion_id,
+        checked: 'c',
+        result,
+        device_id: DEVICE,
+      });
+    expectOk(await proof('facts-mapped', 'pass'));
+    expectOk(await proof('law-verified', 'fail'));
+    const still = await e.s.call('ceo', 'hai_close_mission', {
+      mission_id: id,
+      outcome: 'completed',
+      device_id: DEVICE,
+    });
+    expect(still.ok ? null : still.error.details?.criteria_without_evidence).toEqual([
+      { id: 'law-verified', verification: criteria[1]?.verification },
+    ]);
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_close_mission', {
+          mission_id: id,
+          outcome: 'abandoned',
+          device_id: DEVICE,
+        }),
+      ),
+    ).toBe('owner_gate_required');
+    expectOk(await proof('law-verified', 'pass'));
+    expectOk(
+      await e.s.call('ceo', 'hai_close_mission', { mission_id: id, outcome: 'completed', device_id: DEVICE }),
+    );
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_close_mission', {
+          mission_id: id,
+          outcome: 'abandoned',
+          device_id: DEVICE,
+          ...gate,
+        }),
+      ),
+    ).toBe('mission_not_active');
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_recontract', {
+          mission_id: id,
+          expected_version: 1,
+          ...contract(e.clock),
+          ...gate,
+        }),
+      ),
+    ).toBe('mission_not_active');
+  });
+
+  it('hai_proof: valid lease; device_id of a bound device when the contract names a project', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const l = await lease(e, 'analyst', m.mission.id);
+    const proof = (args: Record<string, unknown>) =>
+      e.s.call('analyst', 'hai_proof', {
+        lease_id: l.lease_id,
+        criterion_id: 'facts-mapped',
+        checked: 'c',
+        result: 'pass',
+        ...args,
+      });
+    expect(errorCode(await proof({}))).toBe('invalid_args');
+    expect(errorCode(await proof({ device_id: 'elsewhere' }))).toBe('device_mount_required');
+    const ok = expectOk<{ proof: { recorded_by: string; device_id: string } }>(
+      await proof({ device_id: DEVICE }),
+    );
+    expect(ok.proof).toMatchObject({ recorded_by: 'analyst', device_id: DEVICE });
+    // A mission without a project needs no device.
+    const free = await openMission(e, null);
+    const fl = leaseOf(
+      await e.s.call('analyst', 'hai_authorize_session', {
+        mission_id: free.mission.id,
+        contract_version: 1,
+      }),
+    );
+    expectOk(
+      await e.s.call('analyst', 'hai_proof', {
+        lease_id: fl.lease_id,
+        criterion_id: 'law-verified',
+        checked: 'c',
+        result: 'pass',
+      }),
+    );
+  });
+});

@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { haiMissions } from '../../../src/db/schema/hai.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
+import { criteria, DEVICE, deniedTo, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
+
+interface Closed {
+  mission: { state: string; closed_by: string; close_reason: string | null };
+  revoked_leases: string[];
+  created: boolean;
+}
+
+forEachStack('hai_close_mission', LEASE_STACKS, (env) => {
+  it('completes a mission whose criteria all have passing evidence, revoking its leases', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const l = await lease(e, 'qa', m.mission.id);
+    for (const c of criteria) {
+      expectOk(
+        await e.s.call('qa', 'hai_proof', {
+          lease_id: l.lease_id,
+          criterion_id: c.id,
+          checked: c.verification,
+          result: 'pass',
+          device_id: DEVICE,
+        }),
+      );
+    }
+    const closed = expectOk<Closed>(
+      await e.s.call('ceo', 'hai_close_mission', {
+        mission_id: m.mission.id,
+        outcome: 'completed',
+        device_id: DEVICE,
+        summary: 'done',
+      }),
+    );
+    expect(closed).toMatchObject({
+      created: true,
+      mission: { state: 'completed', closed_by: 'ceo' },
+      revoked_leases: [l.lease_id],
+    });
+    const [row] = await e.s.db.db.select().from(haiMissions).where(eq(haiMissions.id, m.mission.id));
+    expect(row).toMatchObject({ state: 'completed', closeSummary: 'done', leaseEpoch: 2 });
+    expect(errorCode(await e.s.call('qa', 'hai_get_contract', { lease_id: l.lease_id }))).toBe(
+      'lease_revoked',
+    );
+  });
+
+  it('abandons with the owner’s ack and records the reason', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const closed = expectOk<Closed>(
+      await e.s.call('ceo', 'hai_close_mission', {
+        mission_id: m.mission.id,
+        outcome: 'abandoned',
+        device_id: DEVICE,
+        ...gate,
+      }),
+    );
+    expect(closed.mission).toMatchObject({ state: 'abandoned', close_reason: gate.reason });
+  });
+
+  it('review_required, owner_gate_required, invalid_args, device_mount_required, mission_not_active, not_found', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const close = (args: Record<string, unknown>) =>
+      e.s.call('ceo', 'hai_close_mission', { mission_id: m.mission.id, device_id: DEVICE, ...args });
+    expect(errorCode(await close({ outcome: 'completed' }))).toBe('review_required');
+    expect(errorCode(await close({ outcome: 'abandoned' }))).toBe('owner_gate_required');
+    expect(errorCode(await close({ outcome: 'abandoned', device_id: undefined, ...gate }))).toBe(
+      'invalid_args',
+    );
+    expect(errorCode(await close({ outcome: 'abandoned', device_id: 'elsewhere', ...gate }))).toBe(
+      'device_mount_required',
+    );
+    expect(errorCode(await close({ outcome: 'finished', ...gate }))).toBe('invalid_args');
+    expectOk(await close({ outcome: 'abandoned', ...gate }));
+    // Terminal: no other outcome afterwards.
+    expect(errorCode(await close({ outcome: 'completed' }))).toBe('mission_not_active');
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_close_mission', {
+          mission_id: crypto.randomUUID(),
+          outcome: 'abandoned',
+          ...gate,
+        }),
+      ),
+    ).toBe('not_found');
+  });
+});
+
+deniedTo('hai_close_mission', 'writer', { mission_id: crypto.randomUUID(), outcome: 'abandoned', ...gate });

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { haiParkedItems } from '../../../src/db/schema/hai.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
+import { DB_STACKS, DEVICE, deniedTo, forEachStack, gate, openMission } from './_hai.ts';
+
+forEachStack('hai_park_item', DB_STACKS, (env) => {
+  it('parks a work item with its rationale, without any execution right; once per item', async () => {
+    const e = env();
+    const m = await openMission(e);
+    const first = expectOk<{ parked: Record<string, unknown>; created: boolean }>(
+      await e.s.call('researcher', 'hai_park_item', {
+        mission_id: m.mission.id,
+        item: 'Survey German planning law',
+        rationale: 'research:foreign-law is out of scope',
+      }),
+    );
+    expect(first).toMatchObject({
+      created: true,
+      parked: {
+        item: 'Survey German planning law',
+        rationale: 'research:foreign-law is out of scope',
+        parked_by: 'researcher',
+        execution_right: false,
+      },
+    });
+    const again = expectOk<{ created: boolean }>(
+      await e.s.call('analyst', 'hai_park_item', {
+        mission_id: m.mission.id,
+        item: 'Survey German planning law',
+        rationale: 'again',
+      }),
+    );
+    expect(again.created).toBe(false);
+    expect(
+      await e.s.db.db.select().from(haiParkedItems).where(eq(haiParkedItems.missionId, m.mission.id)),
+    ).toHaveLength(1);
+  });
+
+  it('invalid_args without a rationale, not_found, mission_not_active', async () => {
+    const e = env();
+    const m = await openMission(e);
+    expect(errorCode(await e.s.call('ceo', 'hai_park_item', { mission_id: m.mission.id, item: 'x' }))).toBe(
+      'invalid_args',
+    );
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_park_item', { mission_id: m.mission.id, item: 'x', rationale: ' ' }),
+      ),
+    ).toBe('invalid_args');
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_park_item', {
+          mission_id: crypto.randomUUID(),
+          item: 'x',
+          rationale: 'r',
+        }),
+      ),
+    ).toBe('not_found');
+    expectOk(
+      await e.s.call('ceo', 'hai_close_mission', {
+        mission_id: m.mission.id,
+        outcome: 'abandoned',
+        device_id: DEVICE,
+        ...gate,
+      }),
+    );
+    expect(
+      errorCode(
+        await e.s.call('ceo', 'hai_park_item', { mission_id: m.mission.id, item: 'x', rationale: 'r' }),
+      ),
+    ).toBe('mission_not_active');
+  });
+});
+
+deniedTo('hai_park_item', 'qa', { mission_id: crypto.randomUUID(), item: 'x', rationale: 'r' }, true);
