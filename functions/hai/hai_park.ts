@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, shortHash } from './_shared.ts';
+import { loadProject, projectIdInput } from './_shared.ts';
 
 export const hai_park = defineTool({
   name: 'hai_park',
@@ -30,7 +30,7 @@ export const hai_park = defineTool({
       .describe('Where it came from (owner, hearing, document...)'),
   },
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id}:${shortHash(input.text)}`,
+  idempotencyKey: (input) => `${input.project_id}:${input.text}`,
   async run({ ctx, input }) {
     await loadProject(ctx.db, input.project_id);
     const textSha256 = await sha256Hex(input.text);

@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiParkedItems } from '../../src/db/schema/hai.ts';
-import { loadMission, missionIdInput, notActive, shortHash } from './_shared.ts';
+import { loadMission, missionIdInput, notActive } from './_shared.ts';
 
 export const hai_park_item = defineTool({
   name: 'hai_park_item',
@@ -25,7 +25,7 @@ export const hai_park_item = defineTool({
       .describe('Why it is parked (required), e.g. "out of scope: the plan is not in the contract"'),
   },
   mutates: 'write',
-  idempotencyKey: (input) => `${input.mission_id}:${shortHash(input.item)}`,
+  idempotencyKey: (input) => `${input.mission_id}:${input.item}`,
   async run({ ctx, input }) {
     const mission = await loadMission(ctx.db, input.mission_id);
     const inactive = notActive(mission);

@@ -5,15 +5,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
-import {
-  deviceIdInput,
-  leaseIdInput,
-  loadContract,
-  lockLease,
-  readLease,
-  requireDevice,
-  shortHash,
-} from './_shared.ts';
+import { deviceIdInput, leaseIdInput, loadContract, lockLease, readLease, requireDevice } from './_shared.ts';
 
 export const hai_proof = defineTool({
   name: 'hai_proof',
@@ -50,7 +42,7 @@ export const hai_proof = defineTool({
   },
   mutates: 'write',
   idempotencyKey: (input) =>
-    `${input.lease_id}:${input.criterion_id}:${input.result}:${shortHash(stableStringify([input.checked, input.evidence, input.device_id]))}`,
+    `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
   async run({ ctx, input }) {
     // Admission on the fast path (KV copy + the mission's epoch); the lock below re-judges where it writes.
     await readLease(ctx, input.lease_id);

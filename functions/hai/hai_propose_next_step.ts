@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, shortHash, writeArtifact } from './_shared.ts';
+import { loadProject, projectIdInput, writeArtifact } from './_shared.ts';
 
 export const hai_propose_next_step = defineTool({
   name: 'hai_propose_next_step',
@@ -24,7 +24,7 @@ export const hai_propose_next_step = defineTool({
       .describe('The proposed next step as Markdown: what to do, why, and how it will be checked'),
   },
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id}:${shortHash(input.content)}`,
+  idempotencyKey: (input) => `${input.project_id}:${input.content}`,
   async run({ ctx, input }) {
     const sha = await sha256Hex(input.content);
     return ctx.db.transaction(async (tx) => {

@@ -10,6 +10,7 @@ import { type Envelope, envelopeJsonSchema, errorEnvelope } from '../../src/cont
 import { errorCatalogue, errorCodes, isToolError, ToolError } from '../../src/contract/errors.ts';
 import { callTool, errorToEnvelope, isDependencyFailure } from '../../src/contract/execute.ts';
 import { checkOwnerGate } from '../../src/contract/gates.ts';
+import { sha256Hex } from '../../src/contract/hash.ts';
 import { createRateLimiter } from '../../src/contract/rate_limit.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -32,7 +33,7 @@ const fixture_boom_get = defineTool({
 const fixture_boom_run = defineTool({
   name: 'fixture_boom_run',
   description: 'Test fixture: a mutating tool that fails internally, to check its audit row and its key.',
-  input: { key: z.string().max(50).describe('The natural key') },
+  input: { key: z.string().max(1000).describe('The natural key') },
   mutates: 'write',
   idempotencyKey: (i) => i.key,
   async run() {
@@ -83,6 +84,14 @@ describe('internal errors hide their details', () => {
       ['error', 'internal', 'k-boom'],
       ['error', 'internal', 'k-boom'],
     ]);
+  });
+
+  it('keeps a key longer than 200 characters in the audit row as its SHA-256 digest', async () => {
+    const long = 'ק'.repeat(201);
+    expect(errorCode(await s.call('ceo', 'fixture_boom_run', { key: long }))).toBe('internal');
+    const rows = await s.db.db.select().from(auditLog).where(sql`${auditLog.tool} = 'fixture_boom_run'`);
+    expect(rows.map((r) => r.idempotencyKey)).toContain(`sha256:${await sha256Hex(long)}`);
+    expect(rows.map((r) => r.idempotencyKey)).not.toContain(long);
   });
 
   it('maps errors to envelopes in one place: ToolErrors as given, catalogue hints by default', () => {
