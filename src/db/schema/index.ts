@@ -2,3 +2,4 @@ export * from './agent_tokens.ts';
 export * from './audit_log.ts';
 export * from './cases.ts';
 export * from './kv_entries.ts';
+export * from './documents.ts';
