@@ -5,7 +5,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import fontkit from '@pdf-lib/fontkit';
 import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx';
-import { PDFDocument, PDFHexString, type PDFFont } from 'pdf-lib';
+import { PDFDocument, type PDFFont, PDFHexString } from 'pdf-lib';
 
 const dir = new URL('../test/fixtures/hebrew/', import.meta.url);
 const fontBytes = await readFile(new URL('../test/fixtures/fonts/DejaVuSans.ttf', import.meta.url));
@@ -68,7 +68,12 @@ async function makePdf(pages: string[], title: string): Promise<Uint8Array> {
       if (y < MARGIN) throw new Error(`a fixture page is too long for one PDF page: ${title}`);
       const drawn = forPdfJs(line);
       // Right-aligned, as a Hebrew page is.
-      page.drawText(drawn, { x: PAGE[0] - MARGIN - font.widthOfTextAtSize(drawn, SIZE), y, size: SIZE, font });
+      page.drawText(drawn, {
+        x: PAGE[0] - MARGIN - font.widthOfTextAtSize(drawn, SIZE),
+        y,
+        size: SIZE,
+        font,
+      });
       y -= LEADING;
     }
   }
@@ -80,7 +85,9 @@ async function makeDocx(pages: string[]): Promise<Uint8Array> {
   pages.forEach((text, i) => {
     if (i > 0) children.push(new Paragraph({ children: [new PageBreak()] }));
     for (const line of text.split('\n')) {
-      children.push(new Paragraph({ bidirectional: true, children: [new TextRun({ text: line, rightToLeft: true })] }));
+      children.push(
+        new Paragraph({ bidirectional: true, children: [new TextRun({ text: line, rightToLeft: true })] }),
+      );
     }
   });
   const doc = new Document({

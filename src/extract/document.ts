@@ -137,7 +137,10 @@ export async function extractAndIndexDocument(
     throw new ExtractionError('document_missing', `No document ${documentId} (deleted?); nothing to extract`);
   }
   if (doc.status === 'pending' || doc.status === 'failed') {
-    await db.update(documents).set({ status: 'extracting', updatedAt: now() }).where(eq(documents.id, documentId));
+    await db
+      .update(documents)
+      .set({ status: 'extracting', updatedAt: now() })
+      .where(eq(documents.id, documentId));
   }
   let pages: string[];
   try {
@@ -153,7 +156,11 @@ export async function extractAndIndexDocument(
         .set({ status: 'failed', error: e.message, pageCount: null, updatedAt: now(), extractedAt: now() })
         .where(eq(documents.id, documentId));
     });
-    options.log?.warn('document extraction failed', { document_id: documentId, failure: e.failure, error: e.message });
+    options.log?.warn('document extraction failed', {
+      document_id: documentId,
+      failure: e.failure,
+      error: e.message,
+    });
     throw e;
   }
   const chunks = chunkPages(pages);
@@ -168,13 +175,19 @@ export async function extractAndIndexDocument(
         .values(pages.slice(i, i + INSERT_BATCH).map((text, j) => ({ documentId, page: i + j + 1, text })));
     }
     for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-      await tx.insert(documentChunks).values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
+      await tx
+        .insert(documentChunks)
+        .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
     }
     await tx
       .update(documents)
       .set({ status: 'ready', error: null, pageCount: pages.length, updatedAt: now(), extractedAt: now() })
       .where(eq(documents.id, documentId));
   });
-  options.log?.info('document extracted', { document_id: documentId, pages: pages.length, chunks: chunks.length });
+  options.log?.info('document extracted', {
+    document_id: documentId,
+    pages: pages.length,
+    chunks: chunks.length,
+  });
   return { documentId, pages: pages.length, chunks: chunks.length };
 }

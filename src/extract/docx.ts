@@ -20,9 +20,13 @@ export async function extractDocxPages(bytes: Uint8Array): Promise<string[]> {
     });
     html = result.value;
   } catch (e) {
-    throw new ExtractionError('broken', `The DOCX cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
-      cause: e,
-    });
+    throw new ExtractionError(
+      'broken',
+      `The DOCX cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        cause: e,
+      },
+    );
   }
   return htmlToText(html).split('\f');
 }
@@ -80,6 +84,9 @@ function checkInflatedSize(bytes: Uint8Array): void {
     at += 46 + view.getUint16(at + 28, true) + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
   }
   if (total > MAX_DOCX_INFLATED_BYTES) {
-    throw new ExtractionError('too_large', `The DOCX inflates to ${total} bytes; the limit is ${MAX_DOCX_INFLATED_BYTES}`);
+    throw new ExtractionError(
+      'too_large',
+      `The DOCX inflates to ${total} bytes; the limit is ${MAX_DOCX_INFLATED_BYTES}`,
+    );
   }
 }

@@ -15,7 +15,11 @@ export class ExtractionError extends Error {
   readonly failure: ExtractionFailure;
   readonly permanent: boolean;
 
-  constructor(failure: ExtractionFailure, message: string, options: { permanent?: boolean; cause?: unknown } = {}) {
+  constructor(
+    failure: ExtractionFailure,
+    message: string,
+    options: { permanent?: boolean; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ExtractionError';
     this.failure = failure;
@@ -24,4 +28,5 @@ export class ExtractionError extends Error {
 }
 
 /** True when retrying the job cannot succeed (dead-letter it); false for transient faults (retry with backoff). */
-export const isPermanentExtractionFailure = (e: unknown): boolean => e instanceof ExtractionError && e.permanent;
+export const isPermanentExtractionFailure = (e: unknown): boolean =>
+  e instanceof ExtractionError && e.permanent;

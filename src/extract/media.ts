@@ -116,11 +116,17 @@ export function resolveMediaType(bytes: Uint8Array, declared?: string | null): D
   let type: DocumentMediaType;
   if (sniffed === 'text') {
     if (wanted === PDF || wanted === DOCX)
-      throw unsupported(`Declared ${given} but the bytes are text`, { declared: given, detected: 'text/plain' });
+      throw unsupported(`Declared ${given} but the bytes are text`, {
+        declared: given,
+        detected: 'text/plain',
+      });
     type = wanted === 'text/markdown' ? 'text/markdown' : 'text/plain';
   } else {
     if (wanted !== 'sniff' && wanted !== sniffed)
-      throw unsupported(`Declared ${given} but the bytes are ${sniffed}`, { declared: given, detected: sniffed });
+      throw unsupported(`Declared ${given} but the bytes are ${sniffed}`, {
+        declared: given,
+        detected: sniffed,
+      });
     type = sniffed;
   }
   if (bytes.length > MAX_BYTES[type]) throw tooLarge(bytes.length, MAX_BYTES[type], `The ${type} file`);

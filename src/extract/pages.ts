@@ -15,7 +15,10 @@ export function extractTextPages(bytes: Uint8Array): string[] {
   } catch (e) {
     throw new ExtractionError('broken', 'The text is not valid UTF-8', { cause: e });
   }
-  return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\f');
+  return text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\f');
 }
 
 /** The text of each page (index 0 is page 1), by media type; throws ExtractionError (permanent) on bad bytes. */
@@ -37,11 +40,17 @@ export async function extractPages(bytes: Uint8Array, mediaType: DocumentMediaTy
   while (pages.length > 1 && (pages.at(-1) ?? '').trim() === '') pages.pop();
   pages = pages.map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
   if (pages.length > MAX_PAGES) {
-    throw new ExtractionError('too_large', `The document has ${pages.length} pages; the limit is ${MAX_PAGES}`);
+    throw new ExtractionError(
+      'too_large',
+      `The document has ${pages.length} pages; the limit is ${MAX_PAGES}`,
+    );
   }
   const chars = pages.reduce((n, p) => n + p.length, 0);
   if (chars > MAX_TEXT_CHARS) {
-    throw new ExtractionError('too_large', `The document has ${chars} characters of text; the limit is ${MAX_TEXT_CHARS}`);
+    throw new ExtractionError(
+      'too_large',
+      `The document has ${chars} characters of text; the limit is ${MAX_TEXT_CHARS}`,
+    );
   }
   if (chars === 0) {
     throw new ExtractionError(

@@ -14,13 +14,21 @@ export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
   } catch (e) {
     const name = e instanceof Error ? e.name : '';
     if (name === 'PasswordException') {
-      throw new ExtractionError('encrypted', 'The PDF is encrypted with a password; upload an unprotected copy', {
-        cause: e,
-      });
+      throw new ExtractionError(
+        'encrypted',
+        'The PDF is encrypted with a password; upload an unprotected copy',
+        {
+          cause: e,
+        },
+      );
     }
-    throw new ExtractionError('broken', `The PDF cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
-      cause: e,
-    });
+    throw new ExtractionError(
+      'broken',
+      `The PDF cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        cause: e,
+      },
+    );
   }
   try {
     if (pdf.numPages > MAX_PAGES) {
@@ -30,9 +38,13 @@ export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
     return text;
   } catch (e) {
     if (e instanceof ExtractionError) throw e;
-    throw new ExtractionError('broken', `The PDF's text cannot be read: ${e instanceof Error ? e.message : String(e)}`, {
-      cause: e,
-    });
+    throw new ExtractionError(
+      'broken',
+      `The PDF's text cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      {
+        cause: e,
+      },
+    );
   } finally {
     await pdf.cleanup().catch(() => {});
   }

@@ -25,7 +25,10 @@ export function chunkPage(text: string): string[] {
   while (start < words.length) {
     let end = start;
     let length = 0;
-    while (end < words.length && (end === start || length + 1 + (words[end] as string).length <= CHUNK_TARGET_CHARS)) {
+    while (
+      end < words.length &&
+      (end === start || length + 1 + (words[end] as string).length <= CHUNK_TARGET_CHARS)
+    ) {
       length += (end === start ? 0 : 1) + (words[end] as string).length;
       end++;
     }

@@ -33,10 +33,9 @@ export function normalizeHebrew(input: string): string {
       .replace(FINAL_RE, (c) => FINALS[c] ?? c)
       .toLowerCase()
       // Keep / and - only between digits (1108/97, 17732-10-16); anything else that is not a letter or digit separates words.
-      .replace(/(?<=\d)[/-](?=\d)/g, (m) => (m === '/' ? '\u0000' : '\u0001'))
-      .replace(/[^\p{L}\p{N}\u0000\u0001]+/gu, ' ')
-      .replace(/\u0000/g, '/')
-      .replace(/\u0001/g, '-')
+      .replace(/[^\p{L}\p{N}]+/gu, (m: string, at: number, all: string) =>
+        (m === '/' || m === '-') && /\d/.test(all[at - 1] ?? '') && /\d/.test(all[at + 1] ?? '') ? m : ' ',
+      )
       .trim()
   );
 }
@@ -65,7 +64,8 @@ export function prefixStripped(token: string): string[] {
   if (!isHebrewWord(token)) return [];
   const forms: string[] = [];
   for (const prefix of PREFIXES) {
-    if (token.length - prefix.length >= MIN_STEM && token.startsWith(prefix)) forms.push(token.slice(prefix.length));
+    if (token.length - prefix.length >= MIN_STEM && token.startsWith(prefix))
+      forms.push(token.slice(prefix.length));
   }
   return forms;
 }

@@ -1,7 +1,13 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type DocumentCorpus, documentChunks, documents } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
-import { type QueryTerms, anyFormTsquery, normalizeHebrew, prefixStripped, surfaceTsquery } from './normalize.ts';
+import {
+  anyFormTsquery,
+  normalizeHebrew,
+  prefixStripped,
+  type QueryTerms,
+  surfaceTsquery,
+} from './normalize.ts';
 
 /** At most this many query words are used (a pasted paragraph is still one bounded query). */
 export const MAX_QUERY_WORDS = 24;

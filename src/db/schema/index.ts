@@ -1,5 +1,5 @@
 export * from './agent_tokens.ts';
 export * from './audit_log.ts';
 export * from './cases.ts';
-export * from './kv_entries.ts';
 export * from './documents.ts';
+export * from './kv_entries.ts';
