@@ -9,8 +9,8 @@ import { MAX_PAGES } from './media.ts';
 export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
-    // pdf.js takes ownership of (detaches) the buffer it is given, so it gets a copy.
-    pdf = await getDocumentProxy(bytes.slice(), { stopAtErrors: true });
+    // pdf.js takes ownership of (detaches) the buffer it is given and refuses a Buffer: a plain copy.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true });
   } catch (e) {
     const name = e instanceof Error ? e.name : '';
     if (name === 'PasswordException') {

@@ -31,8 +31,8 @@ export type DocumentStatus = (typeof documentStatuses)[number];
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
-  // node-postgres returns a Buffer, PGlite a Uint8Array: both are Uint8Array.
-  fromDriver: (value) => (value instanceof Uint8Array ? value : new Uint8Array(value)),
+  // node-postgres returns a Buffer, PGlite a Uint8Array: both become a plain Uint8Array (pdf.js refuses a Buffer).
+  fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
 });
 
 /**
