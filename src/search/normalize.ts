@@ -54,8 +54,8 @@ const PREFIXES = (() => {
       for (const c of ['', 'ה', 'ב', 'כ', 'ל']) if (a + b + c !== '') out.add(a + b + c);
   return [...out].sort((x, y) => x.length - y.length);
 })();
-/** A stripped form must keep at least this many letters ("הקלה" → "קלה", but "בית" stays). */
-const MIN_STEM = 3;
+/** A stripped form keeps at least two letters ("בקו" → "קו": קו בניין, גג), never one. */
+const MIN_STEM = 2;
 
 const isHebrewWord = (token: string) => /^[\u05D0-\u05EA]+$/.test(token);
 
