@@ -18,12 +18,11 @@ import {
   textBytesCapped,
 } from '../../src/extract/media.ts';
 import { extractPages } from '../../src/extract/pages.ts';
-import { normalizeHebrew } from '../../src/search/normalize.ts';
-import { analyzeQuery } from '../../src/search/normalize.ts';
+import { analyzeQuery, normalizeHebrew } from '../../src/search/normalize.ts';
 import { searchChunks } from '../../src/search/rank.ts';
+import { fixtureBytes, fixtureDocuments, fixturePages } from '../fixtures/hebrew/corpus.ts';
 import { forEachDb } from '../harness/databases.ts';
 import { seedCase, seedDocument, textBytes } from '../harness/documents.ts';
-import { fixtureBytes, fixtureDocuments, fixturePages } from '../fixtures/hebrew/corpus.ts';
 
 const badFile = (name: string) =>
   readFile(new URL(`../fixtures/hebrew/${name}`, import.meta.url)).then((b) => new Uint8Array(b));
@@ -71,7 +70,10 @@ describe('media types and caps', () => {
       [textBytes('שלום'), 'image/png'],
     ];
     for (const [bytes, declared] of cases) {
-      expect(codeOf(() => resolveMediaType(bytes, declared)), `${declared}`).toBe('unsupported_media_type');
+      expect(
+        codeOf(() => resolveMediaType(bytes, declared)),
+        `${declared}`,
+      ).toBe('unsupported_media_type');
     }
   });
 
@@ -130,17 +132,38 @@ forEachDb('documents: create and extract', (getDb, kind) => {
   const pagesOf = async (db: Db, id: string) =>
     db.select().from(documentPages).where(eq(documentPages.documentId, id)).orderBy(asc(documentPages.page));
   const chunksOf = async (db: Db, id: string) =>
-    db.select().from(documentChunks).where(eq(documentChunks.documentId, id)).orderBy(asc(documentChunks.chunkIndex));
+    db
+      .select()
+      .from(documentChunks)
+      .where(eq(documentChunks.documentId, id))
+      .orderBy(asc(documentChunks.chunkIndex));
 
   it('creates a document once per (corpus, case, sha256); the same bytes again return it with created=false', async () => {
     const { db } = getDb();
     const caseId = await seedCase(db);
     const bytes = await fixtureBytes('response', 'pdf');
-    const first = await createDocument(db, { corpus: 'case', caseId, bytes, title: 'תשובה', createdBy: 'analyst' });
+    const first = await createDocument(db, {
+      corpus: 'case',
+      caseId,
+      bytes,
+      title: 'תשובה',
+      createdBy: 'analyst',
+    });
     expect(first.created).toBe(true);
-    expect(first.document).toMatchObject({ status: 'pending', mediaType: PDF, byteSize: bytes.length, caseId });
+    expect(first.document).toMatchObject({
+      status: 'pending',
+      mediaType: PDF,
+      byteSize: bytes.length,
+      caseId,
+    });
     expect(first.document.sha256).toMatch(/^[0-9a-f]{64}$/);
-    const again = await createDocument(db, { corpus: 'case', caseId, bytes, title: 'כותרת אחרת', createdBy: 'qa' });
+    const again = await createDocument(db, {
+      corpus: 'case',
+      caseId,
+      bytes,
+      title: 'כותרת אחרת',
+      createdBy: 'qa',
+    });
     expect(again).toEqual({ created: false, document: first.document });
     // Another case, or another corpus, is another document; a null case_id counts as equal to itself.
     const otherCase = await createDocument(db, {
@@ -151,8 +174,20 @@ forEachDb('documents: create and extract', (getDb, kind) => {
       createdBy: 't',
     });
     expect(otherCase.created).toBe(true);
-    const lib1 = await createDocument(db, { corpus: 'library', caseId: null, bytes, title: 'x', createdBy: 't' });
-    const lib2 = await createDocument(db, { corpus: 'library', caseId: null, bytes, title: 'y', createdBy: 't' });
+    const lib1 = await createDocument(db, {
+      corpus: 'library',
+      caseId: null,
+      bytes,
+      title: 'x',
+      createdBy: 't',
+    });
+    const lib2 = await createDocument(db, {
+      corpus: 'library',
+      caseId: null,
+      bytes,
+      title: 'y',
+      createdBy: 't',
+    });
     expect([lib1.created, lib2.created, lib2.document.id]).toEqual([true, false, lib1.document.id]);
   });
 
@@ -172,7 +207,13 @@ forEachDb('documents: create and extract', (getDb, kind) => {
     const { db } = getDb();
     const [before] = await db.select({ n: sql<number>`count(*)::int` }).from(documents);
     await expect(
-      createDocument(db, { corpus: 'style', caseId: null, bytes: new Uint8Array([0xff, 0xfe, 0]), title: 'x', createdBy: 't' }),
+      createDocument(db, {
+        corpus: 'style',
+        caseId: null,
+        bytes: new Uint8Array([0xff, 0xfe, 0]),
+        title: 'x',
+        createdBy: 't',
+      }),
     ).rejects.toMatchObject({ code: 'unsupported_media_type' });
     const [after] = await db.select({ n: sql<number>`count(*)::int` }).from(documents);
     expect(after?.n).toBe(before?.n);
@@ -181,24 +222,40 @@ forEachDb('documents: create and extract', (getDb, kind) => {
   it('extracts a PDF with its page numbers: a phrase on page 2 is found on page 2', async () => {
     const { db } = getDb();
     const caseId = await seedCase(db);
-    const doc = await seedDocument(db, { corpus: 'case', caseId, bytes: await fixtureBytes('appraisal', 'pdf') });
+    const doc = await seedDocument(db, {
+      corpus: 'case',
+      caseId,
+      bytes: await fixtureBytes('appraisal', 'pdf'),
+    });
     expect(doc).toMatchObject({ status: 'ready', pageCount: 3, error: null });
     const pages = await pagesOf(db, doc.id);
     expect(pages.map((p) => p.page)).toEqual([1, 2, 3]);
     expect(pages[1]?.text).toContain('עסקאות השוואה');
     expect(pages[0]?.text).not.toContain('עסקאות השוואה');
-    const hits = await searchChunks(db, { corpus: 'case', caseId }, analyzeQuery('עסקאות השוואה'), { limit: 5, offset: 0 });
-    expect(hits[0]).toMatchObject({ documentId: doc.id, page: 2 });
-    const deduction = await searchChunks(db, { corpus: 'case', caseId }, analyzeQuery('הפחתה נוספת בשל העץ לשימור'), {
-      limit: 1,
+    const hits = await searchChunks(db, { corpus: 'case', caseId }, analyzeQuery('עסקאות השוואה'), {
+      limit: 5,
       offset: 0,
     });
+    expect(hits[0]).toMatchObject({ documentId: doc.id, page: 2 });
+    const deduction = await searchChunks(
+      db,
+      { corpus: 'case', caseId },
+      analyzeQuery('הפחתה נוספת בשל העץ לשימור'),
+      {
+        limit: 1,
+        offset: 0,
+      },
+    );
     expect(deduction[0]?.page).toBe(3);
   });
 
   it('takes DOCX page breaks as pages', async () => {
     const { db } = getDb();
-    const doc = await seedDocument(db, { corpus: 'style', caseId: null, bytes: await fixtureBytes('appeal', 'docx') });
+    const doc = await seedDocument(db, {
+      corpus: 'style',
+      caseId: null,
+      bytes: await fixtureBytes('appeal', 'docx'),
+    });
     expect(doc).toMatchObject({ status: 'ready', pageCount: 3 });
     const pages = await pagesOf(db, doc.id);
     expect(pages[2]?.text).toContain('הסעדים המבוקשים');
@@ -206,7 +263,11 @@ forEachDb('documents: create and extract', (getDb, kind) => {
 
   it('is idempotent: extracting again, even concurrently, leaves the same pages and chunks', async () => {
     const { db } = getDb();
-    const doc = await seedDocument(db, { corpus: 'style', caseId: null, bytes: await fixtureBytes('response', 'txt') });
+    const doc = await seedDocument(db, {
+      corpus: 'style',
+      caseId: null,
+      bytes: await fixtureBytes('response', 'txt'),
+    });
     const pages = await pagesOf(db, doc.id);
     const chunks = await chunksOf(db, doc.id);
     expect(chunks.length).toBeGreaterThan(0);
@@ -239,13 +300,23 @@ forEachDb('documents: create and extract', (getDb, kind) => {
 
   it('marks a broken PDF failed and removes what an earlier extraction had indexed', async () => {
     const { db } = getDb();
-    const doc = await seedDocument(db, { corpus: 'style', caseId: null, bytes: textBytes('טקסט תקין לגמרי') });
+    const doc = await seedDocument(db, {
+      corpus: 'style',
+      caseId: null,
+      bytes: textBytes('טקסט תקין לגמרי'),
+    });
     expect((await chunksOf(db, doc.id)).length).toBe(1);
     // Swap the stored bytes for a broken PDF (as if re-extracting a document whose bytes cannot be read).
     const { documentBlobs } = await import('../../src/db/schema/documents.ts');
-    await db.update(documentBlobs).set({ bytes: await badFile('broken.pdf') }).where(eq(documentBlobs.documentId, doc.id));
+    await db
+      .update(documentBlobs)
+      .set({ bytes: await badFile('broken.pdf') })
+      .where(eq(documentBlobs.documentId, doc.id));
     await db.update(documents).set({ mediaType: PDF }).where(eq(documents.id, doc.id));
-    await expect(extractAndIndexDocument(db, doc.id)).rejects.toMatchObject({ failure: 'broken', permanent: true });
+    await expect(extractAndIndexDocument(db, doc.id)).rejects.toMatchObject({
+      failure: 'broken',
+      permanent: true,
+    });
     const [row] = await db.select().from(documents).where(eq(documents.id, doc.id));
     expect(row?.status).toBe('failed');
     expect(row?.error).toMatch(/PDF cannot be read/);

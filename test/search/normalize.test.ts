@@ -11,7 +11,10 @@ import {
 import { highlight } from '../../src/search/rank.ts';
 
 const hebrewLetter = fc.constantFrom(...'אבגדהוזחטיכלמנסעפצקרשתךםןףץ'.split(''));
-const mark = fc.integer({ min: 0x0591, max: 0x05c7 }).filter((c) => ![0x05be, 0x05c0, 0x05c3, 0x05c6].includes(c)).map((c) => String.fromCharCode(c));
+const mark = fc
+  .integer({ min: 0x0591, max: 0x05c7 })
+  .filter((c) => ![0x05be, 0x05c0, 0x05c3, 0x05c6].includes(c))
+  .map((c) => String.fromCharCode(c));
 const hebrewWord = fc.array(hebrewLetter, { minLength: 1, maxLength: 8 }).map((a) => a.join(''));
 const hebrewText = fc.array(hebrewWord, { minLength: 1, maxLength: 12 }).map((a) => a.join(' '));
 
@@ -83,7 +86,10 @@ describe('prefixes', () => {
   it('matches a prefixed query word to the bare document word and vice versa', () => {
     const doc = new Set(indexTerms(normalizeHebrew('היטל השבחה')).split(' '));
     for (const query of ['וההשבחה', 'בהיטל', 'השבחה']) {
-      expect(analyzeQuery(query).words[0]?.forms.some((f) => doc.has(f)), query).toBe(true);
+      expect(
+        analyzeQuery(query).words[0]?.forms.some((f) => doc.has(f)),
+        query,
+      ).toBe(true);
     }
   });
 
@@ -126,7 +132,7 @@ describe('chunking', () => {
 
 describe('highlight', () => {
   it('marks matched words, pointed or prefixed, around the densest run', () => {
-    const text = 'בקשה להקלה בְּקַו בניין צידי. ' + 'מילה '.repeat(60) + 'סוף';
+    const text = `בקשה להקלה בְּקַו בניין צידי. ${'מילה '.repeat(60)}סוף`;
     const snippet = highlight(text, analyzeQuery('הקלה קו בניין'));
     expect(snippet).toContain('«להקלה»');
     expect(snippet).toContain('«בְּקַו»');

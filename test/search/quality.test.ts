@@ -4,9 +4,9 @@
 import { expect, it } from 'vitest';
 import { analyzeQuery } from '../../src/search/normalize.ts';
 import { searchChunks } from '../../src/search/rank.ts';
+import { fixtureDocuments, fixtureQuestions } from '../fixtures/hebrew/corpus.ts';
 import { forEachDb } from '../harness/databases.ts';
 import { seedCase, seedFixtures } from '../harness/documents.ts';
-import { fixtureDocuments, fixtureQuestions } from '../fixtures/hebrew/corpus.ts';
 
 /** The distinct documents of the hits, in rank order. */
 const rankedDocuments = (hits: { documentId: string }[]) => [...new Set(hits.map((h) => h.documentId))];
@@ -20,12 +20,16 @@ forEachDb('search quality on the Hebrew fixtures', (getDb) => {
       const names = new Map([...ids].map(([name, id]) => [id, name]));
       const misses: string[] = [];
       for (const q of fixtureQuestions) {
-        const hits = await searchChunks(db, { corpus: 'style' }, analyzeQuery(q.query), { limit: 30, offset: 0 });
+        const hits = await searchChunks(db, { corpus: 'style' }, analyzeQuery(q.query), {
+          limit: 30,
+          offset: 0,
+        });
         const top = rankedDocuments(hits)
           .filter((id) => names.has(id))
           .slice(0, 3)
           .map((id) => names.get(id));
-        if (!top.includes(q.expected)) misses.push(`${q.query} (${q.why}) → ${top.join(', ')}; expected ${q.expected}`);
+        if (!top.includes(q.expected))
+          misses.push(`${q.query} (${q.why}) → ${top.join(', ')}; expected ${q.expected}`);
       }
       expect(misses).toEqual([]);
     });
@@ -42,8 +46,13 @@ forEachDb('search quality on the Hebrew fixtures', (getDb) => {
       const filter = corpus === 'case' ? { corpus, caseId } : { corpus };
       const hits = await searchChunks(db, filter, analyzeQuery(q.query), { limit: 10, offset: 0 });
       const docs = rankedDocuments(hits);
-      const allowed = new Set(fixtureDocuments.filter((f) => f.corpus === corpus).map((f) => ids.get(f.name)));
-      expect(docs.every((d) => allowed.has(d)), q.query).toBe(true);
+      const allowed = new Set(
+        fixtureDocuments.filter((f) => f.corpus === corpus).map((f) => ids.get(f.name)),
+      );
+      expect(
+        docs.every((d) => allowed.has(d)),
+        q.query,
+      ).toBe(true);
       expect(docs[0], q.query).toBe(ids.get(q.expected));
     }
   });

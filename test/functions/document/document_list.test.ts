@@ -36,7 +36,9 @@ describe('document_list', () => {
     const db = s.db.db;
     caseId = await seedCase(db);
     for (const [i, text] of ['כתב ערר', 'תשובה', 'פרוטוקול'].entries()) {
-      made.push((await seedDocument(db, { corpus: 'case', caseId, bytes: textBytes(text), title: `מסמך ${i}` })).id);
+      made.push(
+        (await seedDocument(db, { corpus: 'case', caseId, bytes: textBytes(text), title: `מסמך ${i}` })).id,
+      );
     }
     // One still waiting for extraction.
     const pending = await createDocument(db, {
@@ -47,16 +49,33 @@ describe('document_list', () => {
       createdBy: 'test',
     });
     made.push(pending.document.id);
-    await seedDocument(db, { corpus: 'internal', caseId: null, bytes: textBytes('החלטה'), title: 'החלטה', number: 'ערר 1/20' });
+    await seedDocument(db, {
+      corpus: 'internal',
+      caseId: null,
+      bytes: textBytes('החלטה'),
+      title: 'החלטה',
+      number: 'ערר 1/20',
+    });
     // Another case's document never shows up in this case's list.
-    await seedDocument(db, { corpus: 'case', caseId: await seedCase(db), bytes: textBytes('אחר'), title: 'אחר' });
+    await seedDocument(db, {
+      corpus: 'case',
+      caseId: await seedCase(db),
+      bytes: textBytes('אחר'),
+      title: 'אחר',
+    });
   });
   afterAll(async () => s?.close());
 
   it('lists a case’s documents oldest first with status and page count', async () => {
     const page = expectOk<Page>(await list({ case_id: caseId }));
     expect(page.items.map((d) => d.id)).toEqual(made);
-    expect(page.items[0]).toMatchObject({ corpus: 'case', case_id: caseId, status: 'ready', page_count: 1, media_type: 'text/plain' });
+    expect(page.items[0]).toMatchObject({
+      corpus: 'case',
+      case_id: caseId,
+      status: 'ready',
+      page_count: 1,
+      media_type: 'text/plain',
+    });
     expect(page.items[3]).toMatchObject({ status: 'pending', page_count: null });
     expect(page.next_cursor).toBeNull();
   });

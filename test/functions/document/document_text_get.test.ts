@@ -25,7 +25,9 @@ describe('document_text_get', () => {
     s = await startTestServer();
     const db = s.db.db;
     const caseId = await seedCase(db);
-    pdfId = (await seedDocument(db, { corpus: 'case', caseId, bytes: await fixtureBytes('appraisal', 'pdf') })).id;
+    pdfId = (
+      await seedDocument(db, { corpus: 'case', caseId, bytes: await fixtureBytes('appraisal', 'pdf') })
+    ).id;
     const pages = Array.from({ length: 25 }, (_, i) => `עמוד ${i + 1}`).join('\f');
     longId = (await seedDocument(db, { corpus: 'style', caseId: null, bytes: textBytes(pages) })).id;
     const big = Array.from({ length: 3 }, (_, i) => `${'מ'.repeat(40_000)} ${i + 1}`).join('\f');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditMark } from '../../harness/rows.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
+import { auditMark } from '../../harness/rows.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
 interface Doc {
@@ -24,14 +24,19 @@ describe('document_update', () => {
   beforeAll(async () => {
     s = await startTestServer();
     const db = s.db.db;
-    caseDoc = (await seedDocument(db, { corpus: 'case', caseId: await seedCase(db), bytes: textBytes('ערר') })).id;
-    internalDoc = (await seedDocument(db, { corpus: 'internal', caseId: null, bytes: textBytes('החלטה') })).id;
+    caseDoc = (
+      await seedDocument(db, { corpus: 'case', caseId: await seedCase(db), bytes: textBytes('ערר') })
+    ).id;
+    internalDoc = (await seedDocument(db, { corpus: 'internal', caseId: null, bytes: textBytes('החלטה') }))
+      .id;
   });
   afterAll(async () => s?.close());
 
   it('changes the title of a case document and says what changed; one audit row', async () => {
     const audit = await auditMark(s.db.db);
-    const data = expectOk<{ document: Doc; changed: string[] }>(await update({ document_id: caseDoc, title: 'כתב ערר מתוקן' }));
+    const data = expectOk<{ document: Doc; changed: string[] }>(
+      await update({ document_id: caseDoc, title: 'כתב ערר מתוקן' }),
+    );
     expect(data.changed).toEqual(['title']);
     expect(data.document).toMatchObject({ id: caseDoc, title: 'כתב ערר מתוקן' });
     const rows = await audit();
@@ -59,7 +64,9 @@ describe('document_update', () => {
     expect(errorCode(env)).toBe('invalid_args');
     expect(env.message).toMatch(/internal and library/);
     expect(errorCode(await update({ document_id: caseDoc }))).toBe('invalid_args');
-    expect(errorCode(await update({ document_id: internalDoc, decision_date: '17/05/2010' }))).toBe('invalid_args');
+    expect(errorCode(await update({ document_id: internalDoc, decision_date: '17/05/2010' }))).toBe(
+      'invalid_args',
+    );
     expect(errorCode(await update({ document_id: caseDoc, bytes: 'x' }))).toBe('invalid_args');
   });
 
@@ -68,6 +75,8 @@ describe('document_update', () => {
   });
 
   it('refuses an agent without the grant (researcher) with tool_not_granted', async () => {
-    expect(errorCode(await update({ document_id: caseDoc, title: 'x' }, 'researcher'))).toBe('tool_not_granted');
+    expect(errorCode(await update({ document_id: caseDoc, title: 'x' }, 'researcher'))).toBe(
+      'tool_not_granted',
+    );
   });
 });
