@@ -10,6 +10,8 @@ CREATE TABLE "document_chunks" (
 	"text" text NOT NULL,
 	"norm_text" text NOT NULL,
 	"terms" text NOT NULL,
+	"tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, "document_chunks"."terms")) STORED NOT NULL,
+	"surface_tsv" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, "document_chunks"."norm_text")) STORED NOT NULL,
 	CONSTRAINT "document_chunks_document_id_chunk_index_pk" PRIMARY KEY("document_id","chunk_index")
 );
 --> statement-breakpoint
@@ -45,11 +47,16 @@ CREATE TABLE "documents" (
 	CONSTRAINT "documents_case_corpus" CHECK (("documents"."corpus" = 'case') = ("documents"."case_id" is not null))
 );
 --> statement-breakpoint
+CREATE TABLE "search_terms" (
+	"term" text PRIMARY KEY NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "document_blobs" ADD CONSTRAINT "document_blobs_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "document_chunks" ADD CONSTRAINT "document_chunks_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "document_pages" ADD CONSTRAINT "document_pages_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "documents" ADD CONSTRAINT "documents_case_id_cases_id_fk" FOREIGN KEY ("case_id") REFERENCES "public"."cases"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "document_chunks_fts_idx" ON "document_chunks" USING gin (to_tsvector('simple', "terms"));--> statement-breakpoint
+CREATE INDEX "document_chunks_fts_idx" ON "document_chunks" USING gin ("tsv");--> statement-breakpoint
 CREATE INDEX "document_chunks_trgm_idx" ON "document_chunks" USING gin ("norm_text" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "documents_case_list_idx" ON "documents" USING btree ("case_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "documents_corpus_list_idx" ON "documents" USING btree ("corpus","created_at","id");
+CREATE INDEX "documents_corpus_list_idx" ON "documents" USING btree ("corpus","created_at","id");--> statement-breakpoint
+CREATE INDEX "search_terms_trgm_idx" ON "search_terms" USING gin ("term" gin_trgm_ops);

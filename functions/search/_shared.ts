@@ -5,7 +5,13 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { clampLimit, decodeCursor, encodeCursor, pageInput } from '../../src/contract/limits.ts';
 import { analyzeQuery, type QueryTerms } from '../../src/search/normalize.ts';
-import { type ChunkHit, highlight, type SearchFilter, searchChunks } from '../../src/search/rank.ts';
+import {
+  type ChunkHit,
+  highlight,
+  MAX_RANKED,
+  type SearchFilter,
+  searchChunks,
+} from '../../src/search/rank.ts';
 
 export const queryInput = z
   .string()
@@ -20,8 +26,8 @@ export const queryInput = z
 
 export const searchPageInput = pageInput;
 
-/** How deep paging may go; past it, refine the query instead. */
-export const MAX_OFFSET = 2000;
+/** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
+const MAX_OFFSET = MAX_RANKED;
 
 export interface SearchHitView {
   document_id: string;

@@ -8,9 +8,11 @@ import {
   documentChunks,
   documentPages,
   documents,
+  searchTerms,
 } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
 import { chunkPages } from '../search/chunk.ts';
+import { tokens } from '../search/normalize.ts';
 import { ExtractionError } from './errors.ts';
 import { resolveMediaType } from './media.ts';
 import { extractPages } from './pages.ts';
@@ -178,6 +180,16 @@ export async function extractAndIndexDocument(
       await tx
         .insert(documentChunks)
         .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
+    }
+    // The vocabulary for the fuzzy fallback; sorted, so concurrent extractions take row locks in one order.
+    const terms = [
+      ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
+    ].sort();
+    for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
+      await tx
+        .insert(searchTerms)
+        .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
+        .onConflictDoNothing();
     }
     await tx
       .update(documents)

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
   check,
   customType,
@@ -28,6 +28,8 @@ export type DocumentMediaType = (typeof documentMediaTypes)[number];
 /** pending → extracting → ready | failed (error kept in `error`). */
 export const documentStatuses = ['pending', 'extracting', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof documentStatuses)[number];
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -98,8 +100,9 @@ export const documentPages = pgTable(
 );
 
 /**
- * Search chunks: never cross a page. `norm_text` is the normalised surface text (trigram matching);
- * `terms` adds each Hebrew word's prefix-stripped forms (full-text matching with the `simple` config).
+ * Search chunks: never cross a page. `norm_text` is the normalised surface text (trigram similarity and
+ * fuzzy matching); `terms` adds each Hebrew word's prefix-stripped forms; `tsv` / `surface_tsv` are their
+ * stored `simple` tsvectors (full-text matching and ranking).
  */
 export const documentChunks = pgTable(
   'document_chunks',
@@ -112,12 +115,28 @@ export const documentChunks = pgTable(
     text: text('text').notNull(),
     normText: text('norm_text').notNull(),
     terms: text('terms').notNull(),
+    /** Stored so ranking never re-parses the text: all forms (matching, main rank) and the surface forms (exact bonus). */
+    tsv: tsvector('tsv')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${documentChunks.terms})`),
+    surfaceTsv: tsvector('surface_tsv')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${documentChunks.normText})`),
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.chunkIndex] }),
-    index('document_chunks_fts_idx').using('gin', sql`to_tsvector('simple', ${t.terms})`),
+    index('document_chunks_fts_idx').using('gin', t.tsv),
     index('document_chunks_trgm_idx').using('gin', t.normText.op('gin_trgm_ops')),
   ],
 );
 
 export type DocumentRow = typeof documents.$inferSelect;
+
+/**
+ * Every distinct word (normalised, 3+ letters) of every indexed chunk, with a trigram index: the fuzzy
+ * fallback finds the corpus words closest to a query word that matches nothing (a misspelling), then
+ * searches with those. Cheap because words are short; never pruned (a stale word only finds nothing).
+ */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gin', t.term.op('gin_trgm_ops')),
+]);

@@ -40,7 +40,7 @@ describe('search_library', () => {
   });
 
   it('says "empty" when nothing matches', async () => {
-    expect((await search({ query: 'חללית מאדים' })).status).toBe('empty');
+    expect((await search({ query: 'xyzzy plugh' })).status).toBe('empty');
   });
 
   it('refuses an empty query with invalid_args', async () => {
