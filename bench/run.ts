@@ -9,7 +9,9 @@
  *   BENCH_SECONDS (2) each, echo at the start of each round and at the end. A ratio is the median over
  *   rounds of the case against the echo runs beside it: other processes on the machine move the
  *   absolute numbers a lot, and a disturbed round should not decide the result.
- * - The last line is `bench: call_ratio=<x> list_ratio=<y>` (2025-era stateless requests over echo).
+ * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
+ * - The last line is `bench: call_ratio=<x> list_ratio=<y> search_…=…` (2025-era stateless requests over
+ *   echo, then the search figures).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -30,6 +32,7 @@ import { createLogger } from '../src/log.ts';
 import { createChambers } from '../src/server.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 import { profileWhile } from './profile.ts';
+import { runSearchBench } from './search.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -570,5 +573,11 @@ for (const [k, v] of prof.selfByFunction.slice(0, 8)) console.log(`  ${f2(v).pad
 
 await Promise.all([chambers.close(), echo.close()]);
 await Promise.all([db.close(), kvDb.close()]);
+const search = await runSearchBench();
 console.log(`\nbench took ${f0((performance.now() - benchStarted) / 1000)} s`);
-console.log(`bench: call_ratio=${f2(ratioOf('call2025'))} list_ratio=${f2(ratioOf('list2025'))}`);
+console.log(
+  `bench: call_ratio=${f2(ratioOf('call2025'))} list_ratio=${f2(ratioOf('list2025'))} ` +
+    Object.entries(search)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' '),
+);

@@ -1,7 +1,8 @@
 // `node scripts/make-fixtures.ts`: generates the PDF and DOCX versions of the Hebrew test fixtures from
 // their .txt sources (test/fixtures/hebrew/), plus two bad files: encrypted.pdf (a password-protected
 // PDF: an /Encrypt dictionary whose user password is not empty) and broken.pdf (a truncated PDF). The
-// output is committed; rerun this after changing a .txt. Dev-only: pdf-lib, @pdf-lib/fontkit, docx.
+// output is committed; rerun this after changing a .txt (the PDFs are byte-for-byte reproducible; the DOCX
+// files carry the generation time). Dev-only: pdf-lib, @pdf-lib/fontkit, docx.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import fontkit from '@pdf-lib/fontkit';
 import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx';
