@@ -46,7 +46,7 @@ function clientSuite(kind: DbHandle['kind'], open: () => Promise<{ handle: DbHan
     expect((ext as unknown as { rows: unknown[] }).rows).toHaveLength(1);
     await migrateDb(h());
     const applied = await h().db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(2);
+    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(3);
   });
 
   it('commits a transaction', async () => {

@@ -64,6 +64,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         case_get: { readOnlyHint: true, destructiveHint: false },
         case_list: { readOnlyHint: true, destructiveHint: false },
         case_final_text_get: { readOnlyHint: true, destructiveHint: false },
+        document_list: { readOnlyHint: true, destructiveHint: false },
+        document_update: { readOnlyHint: false, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

@@ -396,7 +396,16 @@ describe('HTTP level', () => {
       const res = await fetch(`${s.url}/v1/tools`, { headers: auth('qa') });
       expect(res.status).toBe(200);
       const { tools: listed } = (await res.json()) as { tools: { name: string }[] };
-      expect(listed.map((t) => t.name)).toEqual(['case_final_text_get', 'case_get', 'case_list']);
+      expect(listed.map((t) => t.name)).toEqual([
+        'case_final_text_get',
+        'case_get',
+        'case_list',
+        'document_list',
+        'document_text_get',
+        'search_case',
+        'search_internal',
+        'search_library',
+      ]);
     });
   });
 

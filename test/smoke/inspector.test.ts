@@ -18,13 +18,15 @@ const inspectorBin = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/package.json')),
   'clients/launcher/build/index.js',
 );
-const CASE_TOOLS = [
+const CEO_TOOLS = [
   'case_create',
   'case_delete',
   'case_final_text_get',
   'case_get',
   'case_list',
   'case_update',
+  'document_list',
+  'document_update',
 ];
 
 interface Run {
@@ -186,7 +188,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
     const ceo = await inspector(ceoToken, ['--method', 'tools/list']);
     expect(ceo.code, ceo.stderr).toBe(0);
     const listed = JSON.parse(ceo.stdout) as ToolsList;
-    expect(listed.tools.map((t) => t.name)).toEqual(CASE_TOOLS);
+    expect(listed.tools.map((t) => t.name)).toEqual(CEO_TOOLS);
     for (const tool of listed.tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(!/_(create|update|delete)$/.test(tool.name));
@@ -199,6 +201,11 @@ describe('MCP Inspector CLI against `npm start`', () => {
     expect((JSON.parse(researcher.stdout) as ToolsList).tools.map((t) => t.name)).toEqual([
       'case_get',
       'case_list',
+      'document_list',
+      'document_text_get',
+      'search_case',
+      'search_internal',
+      'search_library',
     ]);
   }, 30_000);
 

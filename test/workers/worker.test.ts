@@ -146,7 +146,16 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       const client = await connect('legacy');
       const listed = await client.listTools();
       expect(listed.tools.map((t) => t.name).sort()).toEqual(
-        ['case_create', 'case_delete', 'case_final_text_get', 'case_get', 'case_list', 'case_update'].sort(),
+        [
+          'case_create',
+          'case_delete',
+          'case_final_text_get',
+          'case_get',
+          'case_list',
+          'case_update',
+          'document_list',
+          'document_update',
+        ].sort(),
       );
       const args = { case_number: 'ערר 101/26', title: 'היתר בנייה ברחוב הרצל' };
       const created = expectOkData<CaseData>(await call(client, 'case_create', args));
