@@ -51,9 +51,10 @@ export function decodeBase64Capped(b64: string, maxBytes = MAX_ANY_BYTES): Uint8
 /** UTF-8 bytes of a text, refused past the text cap before encoding a larger buffer than needed. */
 export function textBytesCapped(text: string): Uint8Array {
   const max = MAX_BYTES['text/plain'];
-  // A UTF-16 code unit is at most 3 UTF-8 bytes, so only texts that could exceed the cap are measured.
+  // Every UTF-16 code unit is at least one UTF-8 byte: a text longer than the cap is refused unencoded.
+  if (text.length > max) throw tooLarge(text.length, max, 'The text');
   const bytes = new TextEncoder().encode(text);
-  if (text.length > max || bytes.length > max) throw tooLarge(bytes.length, max, 'The text');
+  if (bytes.length > max) throw tooLarge(bytes.length, max, 'The text');
   return bytes;
 }
 

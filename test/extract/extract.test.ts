@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/contract/errors.ts';
-import { documentChunks, documentPages, documents } from '../../src/db/schema/documents.ts';
+import { documentBlobs, documentChunks, documentPages, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
 import { createDocument, extractAndIndexDocument } from '../../src/extract/document.ts';
 import { ExtractionError, isPermanentExtractionFailure } from '../../src/extract/errors.ts';
@@ -128,7 +128,7 @@ describe('extractPages', () => {
   });
 });
 
-forEachDb('documents: create and extract', (getDb, kind) => {
+forEachDb('documents: create and extract', (getDb) => {
   const pagesOf = async (db: Db, id: string) =>
     db.select().from(documentPages).where(eq(documentPages.documentId, id)).orderBy(asc(documentPages.page));
   const chunksOf = async (db: Db, id: string) =>
@@ -276,7 +276,6 @@ forEachDb('documents: create and extract', (getDb, kind) => {
     await Promise.all([extractAndIndexDocument(db, doc.id), extractAndIndexDocument(db, doc.id)]);
     expect(await pagesOf(db, doc.id)).toEqual(pages);
     expect(await chunksOf(db, doc.id)).toEqual(chunks);
-    void kind;
   });
 
   it('marks an encrypted PDF failed with a clear error, indexes nothing, and throws a permanent error', async () => {
@@ -307,7 +306,6 @@ forEachDb('documents: create and extract', (getDb, kind) => {
     });
     expect((await chunksOf(db, doc.id)).length).toBe(1);
     // Swap the stored bytes for a broken PDF (as if re-extracting a document whose bytes cannot be read).
-    const { documentBlobs } = await import('../../src/db/schema/documents.ts');
     await db
       .update(documentBlobs)
       .set({ bytes: await badFile('broken.pdf') })

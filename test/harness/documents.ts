@@ -1,7 +1,8 @@
 // Seeds documents the way the upload tools will: createDocument (sha256, sniffing, caps, ON CONFLICT)
 // then extractAndIndexDocument. Real library code, no shortcuts into the tables.
+import { eq } from 'drizzle-orm';
 import { cases } from '../../src/db/schema/cases.ts';
-import type { DocumentCorpus, DocumentRow } from '../../src/db/schema/documents.ts';
+import { type DocumentCorpus, type DocumentRow, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
 import { createDocument, extractAndIndexDocument, type NewDocument } from '../../src/extract/document.ts';
 import { type FixtureDocument, fixtureBytes, fixtureDocuments } from '../fixtures/hebrew/corpus.ts';
@@ -25,8 +26,6 @@ export type SeedInput = Omit<NewDocument, 'createdBy' | 'title'> & { title?: str
 export async function seedDocument(db: Db, input: SeedInput): Promise<DocumentRow> {
   const { document } = await createDocument(db, { title: 'מסמך', createdBy: 'test', ...input });
   await extractAndIndexDocument(db, document.id);
-  const { documents } = await import('../../src/db/schema/documents.ts');
-  const { eq } = await import('drizzle-orm');
   const [row] = await db.select().from(documents).where(eq(documents.id, document.id));
   if (row === undefined) throw new Error('seeded document vanished');
   return row;
