@@ -11,8 +11,9 @@
  *   absolute numbers a lot, and a disturbed round should not decide the result.
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
- * - The last line is `bench: call_ratio=<x> list_ratio=<y> queue_pg_1=… queue_pg_4=… queue_pg_ratio=…
- *   queue_lite_1=… queue_lite_4=… queue_lite_ratio=… queue_ran_twice=0 queue_never_ran=0`.
+ * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
+ * - The last line is `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…` (2025-era stateless
+ *   requests over echo, then the queue and search figures).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -35,6 +36,7 @@ import { createChambers } from '../src/server.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 import { profileWhile } from './profile.ts';
 import { benchQueue, printQueueBench } from './queue.ts';
+import { runSearchBench } from './search.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -577,11 +579,12 @@ for (const [k, v] of prof.selfByFunction.slice(0, 8)) console.log(`  ${f2(v).pad
 await Promise.all([chambers.close(), echo.close()]);
 await Promise.all([db.close(), kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
+const search = await runSearchBench();
 
 console.log(`\nbench took ${f0((performance.now() - benchStarted) / 1000)} s`);
 console.log(
   `bench: call_ratio=${f2(ratioOf('call2025'))} list_ratio=${f2(ratioOf('list2025'))} ` +
-    Object.entries(queueKeys)
+    Object.entries({ ...queueKeys, ...search })
       .map(([k, v]) => `${k}=${v}`)
       .join(' '),
 );

@@ -5,6 +5,9 @@ import { case_final_text_get } from './case/case_final_text_get.ts';
 import { case_get } from './case/case_get.ts';
 import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
+import { document_list } from './document/document_list.ts';
+import { document_text_get } from './document/document_text_get.ts';
+import { document_update } from './document/document_update.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
@@ -26,6 +29,10 @@ import { hai_recontract } from './hai/hai_recontract.ts';
 import { hai_recover } from './hai/hai_recover.ts';
 import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
+import { search_case } from './search/search_case.ts';
+import { search_internal } from './search/search_internal.ts';
+import { search_library } from './search/search_library.ts';
+import { search_style } from './search/search_style.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools: readonly AnyTool[] = [
@@ -56,4 +63,11 @@ export const tools: readonly AnyTool[] = [
   hai_recontract,
   hai_close_mission,
   hai_proof,
+  document_list,
+  document_text_get,
+  document_update,
+  search_case,
+  search_internal,
+  search_library,
+  search_style,
 ];

@@ -14,13 +14,20 @@ import {
 import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
 
 // The tools that exist today; a later test checks the agents against the live registry.
-const CASE_TOOLS = [
+const TOOLS = [
   'case_create',
   'case_list',
   'case_get',
   'case_update',
   'case_delete',
   'case_final_text_get',
+  'document_list',
+  'document_text_get',
+  'document_update',
+  'search_case',
+  'search_internal',
+  'search_library',
+  'search_style',
 ] as const;
 
 function agentText(name: string, tools: string, body: string): string {
@@ -163,7 +170,7 @@ describe('backtickedTokens', () => {
 });
 
 describe('checkGrants (INV-TOOL6)', () => {
-  const known = [...CASE_TOOLS];
+  const known = [...TOOLS];
 
   it('finds nothing in a consistent set', () => {
     const registry = parseAgents({
@@ -190,13 +197,13 @@ describe('checkGrants (INV-TOOL6)', () => {
 
   it('(a) a tool-like name that no tool has is also a missing grant', () => {
     const registry = parseAgents({
-      'researcher.md': agentText('researcher', '[case_get]', 'Use `case_get` and `search_library`.'),
+      'researcher.md': agentText('researcher', '[case_get]', 'Use `case_get` and `search_precedent`.'),
     });
     const [problem, ...rest] = checkGrants(registry, known);
     expect(rest).toEqual([]);
     expect(problem?.rule).toBe('missing grant');
-    expect(problem?.tool).toBe('search_library');
-    expect(problem?.fix).toMatch(/no tool search_library is registered/);
+    expect(problem?.tool).toBe('search_precedent');
+    expect(problem?.fix).toMatch(/no tool search_precedent is registered/);
   });
 
   it('(a) ignores backticked text that is not a tool name', () => {

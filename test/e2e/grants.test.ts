@@ -82,6 +82,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         // They revoke every session lease of the mission.
         hai_recontract: { readOnlyHint: false, destructiveHint: true },
         hai_close_mission: { readOnlyHint: false, destructiveHint: true },
+        document_list: { readOnlyHint: true, destructiveHint: false },
+        document_update: { readOnlyHint: false, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

@@ -1,0 +1,97 @@
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { documentPages } from '../../src/db/schema/documents.ts';
+import { documentIdInput, loadDocument } from './_shared.ts';
+
+/** At most this many pages, and about this many characters, per call (C6: long text is paged). */
+export const MAX_PAGES_PER_CALL = 20;
+export const MAX_CHARS_PER_CALL = 60_000;
+
+export const document_text_get = defineTool({
+  name: 'document_text_get',
+  title: 'Read a document’s text by page',
+  description:
+    'Reads the extracted text of a document, page by page, from from_page to to_page (1-based; at most ' +
+    `${MAX_PAGES_PER_CALL} pages and about ${MAX_CHARS_PER_CALL} characters per call — the first page is always ` +
+    'returned whole). Returns the pages with their numbers, page_count, and next_page to continue from (null ' +
+    'at the end). Use after a search hit to read its page in full. A document still being extracted, or whose ' +
+    'extraction failed, is invalid_state (details say which and why).',
+  input: {
+    document_id: documentIdInput,
+    from_page: z.number().int().min(1).max(100_000).optional().describe('First page to return (default 1)'),
+    to_page: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe(`Last page to return (default from_page + ${MAX_PAGES_PER_CALL - 1}, clamped to the cap)`),
+  },
+  mutates: false,
+  async run({ ctx, input }) {
+    const doc = await loadDocument(ctx.db, input.document_id);
+    if (doc.status !== 'ready') {
+      throw new ToolError(
+        'invalid_state',
+        doc.status === 'failed'
+          ? `Text extraction of this document failed: ${doc.error ?? 'unknown error'}`
+          : `The document's text is not extracted yet (status ${doc.status})`,
+        {
+          details: { document_id: doc.id, status: doc.status, ...(doc.error ? { error: doc.error } : {}) },
+          hint:
+            doc.status === 'failed'
+              ? 'Upload a readable copy (unencrypted PDF with a text layer, DOCX or text).'
+              : 'Extraction runs in the background; check extraction_status and try again shortly.',
+        },
+      );
+    }
+    const pageCount = doc.pageCount ?? 0;
+    const from = input.from_page ?? 1;
+    const to = Math.min(
+      input.to_page ?? from + MAX_PAGES_PER_CALL - 1,
+      from + MAX_PAGES_PER_CALL - 1,
+      pageCount,
+    );
+    if (input.to_page !== undefined && input.to_page < from) {
+      throw new ToolError('invalid_args', 'to_page is before from_page', {
+        details: { issues: [{ path: 'to_page', message: `must be ≥ from_page (${from})` }] },
+      });
+    }
+    if (from > pageCount) {
+      throw new ToolError(
+        'invalid_args',
+        `The document has ${pageCount} page(s); from_page ${from} is past the end`,
+        {
+          details: {
+            issues: [{ path: 'from_page', message: `must be ≤ ${pageCount}` }],
+            page_count: pageCount,
+          },
+        },
+      );
+    }
+    const rows = await ctx.db
+      .select({ page: documentPages.page, text: documentPages.text })
+      .from(documentPages)
+      .where(
+        and(eq(documentPages.documentId, doc.id), gte(documentPages.page, from), lte(documentPages.page, to)),
+      )
+      .orderBy(asc(documentPages.page));
+    const pages: { page: number; text: string }[] = [];
+    let chars = 0;
+    for (const row of rows) {
+      if (pages.length > 0 && chars + row.text.length > MAX_CHARS_PER_CALL) break;
+      pages.push(row);
+      chars += row.text.length;
+    }
+    const last = pages.at(-1)?.page ?? from - 1;
+    return {
+      document_id: doc.id,
+      title: doc.title,
+      page_count: pageCount,
+      pages,
+      next_page: last < pageCount ? last + 1 : null,
+    };
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { loadLiveCase } from '../case/_shared.ts';
+import { analyzeQuery, hitDescription, queryInput, runSearch, searchPageInput } from './_shared.ts';
+
+export const search_case = defineTool({
+  name: 'search_case',
+  title: 'Search one case’s documents',
+  description:
+    'Full-text search in the documents of ONE case file (the appeal, responses, appraisals, protocols ' +
+    'uploaded to it). For the committee’s own past decisions use search_internal, for court rulings ' +
+    `search_library, for the chair’s style examples search_style. ${hitDescription}`,
+  input: {
+    case_id: z.uuid().describe('The case whose documents to search'),
+    query: queryInput,
+    ...searchPageInput,
+  },
+  mutates: false,
+  async run({ ctx, input }) {
+    await loadLiveCase(ctx.db, input.case_id);
+    return runSearch(
+      ctx,
+      'search_case',
+      { corpus: 'case', caseId: input.case_id },
+      analyzeQuery(input.query),
+      input,
+    );
+  },
+});

@@ -1,0 +1,142 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { cases } from './cases.ts';
+
+export const documentCorpora = ['case', 'style', 'internal', 'library'] as const;
+export type DocumentCorpus = (typeof documentCorpora)[number];
+
+export const documentMediaTypes = [
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/plain',
+  'text/markdown',
+] as const;
+export type DocumentMediaType = (typeof documentMediaTypes)[number];
+
+/** pending → extracting → ready | failed (error kept in `error`). */
+export const documentStatuses = ['pending', 'extracting', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof documentStatuses)[number];
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // node-postgres returns a Buffer, PGlite a Uint8Array: both become a plain Uint8Array (pdf.js refuses a Buffer).
+  fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * A document of one corpus: `case` (a case's appeal, responses, appraisals…, needs case_id), `style` (the
+ * chair's past decisions as writing examples), `internal` (the committee's own decisions) and `library`
+ * (external rulings). The natural key is (corpus, case_id, sha256 of the bytes), with a null case_id equal
+ * to itself, so the same bytes uploaded twice to the same place are one document.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey(),
+    corpus: text('corpus', { enum: documentCorpora }).notNull(),
+    caseId: uuid('case_id').references(() => cases.id),
+    sha256: text('sha256').notNull(),
+    mediaType: text('media_type', { enum: documentMediaTypes }).notNull(),
+    byteSize: integer('byte_size').notNull(),
+    filename: text('filename'),
+    title: text('title').notNull(),
+    /** internal/library metadata: the decision's or ruling's number, e.g. "ערר 6091/09", "ע"א 1108/97". */
+    number: text('number'),
+    decisionDate: date('decision_date', { mode: 'string' }),
+    /** library: the court; internal: the committee. */
+    court: text('court'),
+    committee: text('committee'),
+    parties: text('parties'),
+    status: text('status', { enum: documentStatuses }).notNull().default('pending'),
+    error: text('error'),
+    pageCount: integer('page_count'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    extractedAt: timestamp('extracted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // Only case documents belong to a case.
+    check('documents_case_corpus', sql`(${t.corpus} = 'case') = (${t.caseId} is not null)`),
+    unique('documents_natural_key').on(t.corpus, t.caseId, t.sha256).nullsNotDistinct(),
+    index('documents_case_list_idx').on(t.caseId, t.createdAt, t.id),
+    index('documents_corpus_list_idx').on(t.corpus, t.createdAt, t.id),
+  ],
+);
+
+/** The uploaded bytes, apart from the row so listing documents never reads them. */
+export const documentBlobs = pgTable('document_blobs', {
+  documentId: uuid('document_id')
+    .primaryKey()
+    .references(() => documents.id, { onDelete: 'cascade' }),
+  bytes: bytea('bytes').notNull(),
+});
+
+/** Extracted text per page (1-based); replaced as a whole by each extraction. */
+export const documentPages = pgTable(
+  'document_pages',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.page] })],
+);
+
+/**
+ * Search chunks: never cross a page. `norm_text` is the normalised surface text (trigram similarity and
+ * fuzzy matching); `terms` adds each Hebrew word's prefix-stripped forms; `tsv` / `surface_tsv` are their
+ * stored `simple` tsvectors (full-text matching and ranking).
+ */
+export const documentChunks = pgTable(
+  'document_chunks',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    chunkIndex: integer('chunk_index').notNull(),
+    text: text('text').notNull(),
+    normText: text('norm_text').notNull(),
+    terms: text('terms').notNull(),
+    /** Stored so ranking never re-parses the text: all forms (matching, main rank) and the surface forms (exact bonus). */
+    tsv: tsvector('tsv')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${documentChunks.terms})`),
+    surfaceTsv: tsvector('surface_tsv')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`to_tsvector('simple'::regconfig, ${documentChunks.normText})`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.documentId, t.chunkIndex] }),
+    index('document_chunks_fts_idx').using('gin', t.tsv),
+    index('document_chunks_trgm_idx').using('gin', t.normText.op('gin_trgm_ops')),
+  ],
+);
+
+export type DocumentRow = typeof documents.$inferSelect;
+
+/**
+ * Every distinct word (normalised, 3+ letters) of every indexed chunk, with a trigram index: the fuzzy
+ * fallback finds the corpus words closest to a query word that matches nothing (a misspelling), then
+ * searches with those. Cheap because words are short; never pruned (a stale word only finds nothing).
+ */
+export const searchTerms = pgTable('search_terms', { term: text('term').primaryKey() }, (t) => [
+  index('search_terms_trgm_idx').using('gin', t.term.op('gin_trgm_ops')),
+]);

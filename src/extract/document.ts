@@ -1,0 +1,205 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from '../contract/define.ts';
+import { sha256Hex } from '../contract/hash.ts';
+import {
+  type DocumentCorpus,
+  type DocumentRow,
+  documentBlobs,
+  documentChunks,
+  documentPages,
+  documents,
+  searchTerms,
+} from '../db/schema/documents.ts';
+import type { Db } from '../db/types.ts';
+import { chunkPages } from '../search/chunk.ts';
+import { tokens } from '../search/normalize.ts';
+import { ExtractionError } from './errors.ts';
+import { resolveMediaType } from './media.ts';
+import { extractPages } from './pages.ts';
+
+/** A database or a transaction on it: the upload tools call createDocument inside their transaction. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface DocumentMetadata {
+  title: string;
+  filename?: string | null;
+  /** internal/library: e.g. "ערר 6091/09", "ע"א 1108/97". */
+  number?: string | null;
+  /** internal/library: YYYY-MM-DD. */
+  decisionDate?: string | null;
+  /** library: the court. */
+  court?: string | null;
+  /** internal: the committee. */
+  committee?: string | null;
+  parties?: string | null;
+}
+
+export interface NewDocument extends DocumentMetadata {
+  corpus: DocumentCorpus;
+  /** Required for corpus "case", null otherwise (the caller checks the case is reachable first). */
+  caseId: string | null;
+  bytes: Uint8Array;
+  /** The content type the caller declared, if any; the magic bytes decide (see resolveMediaType). */
+  declaredMediaType?: string | null;
+  createdBy: string;
+}
+
+/**
+ * Creates the document row and stores its bytes, status "pending", idempotent on (corpus, case_id,
+ * sha256): the same bytes again return the existing row with created = false (its metadata unchanged).
+ * Throws ToolError payload_too_large / unsupported_media_type before anything is written. Run it in the
+ * same transaction as the enqueue of the extraction job, and enqueue only when `created` is true.
+ */
+export async function createDocument(
+  db: DbOrTx,
+  input: NewDocument,
+  options: { now?: () => Date } = {},
+): Promise<{ document: DocumentRow; created: boolean }> {
+  if ((input.corpus === 'case') !== (input.caseId !== null)) {
+    throw new Error(`corpus ${input.corpus} ${input.corpus === 'case' ? 'needs' : 'takes no'} case_id`);
+  }
+  const mediaType = resolveMediaType(input.bytes, input.declaredMediaType);
+  const sha256 = await sha256Hex(input.bytes as Uint8Array<ArrayBuffer>);
+  const now = options.now?.() ?? new Date();
+  const inserted = await db
+    .insert(documents)
+    .values({
+      id: crypto.randomUUID(),
+      corpus: input.corpus,
+      caseId: input.caseId,
+      sha256,
+      mediaType,
+      byteSize: input.bytes.length,
+      filename: input.filename ?? null,
+      title: input.title,
+      number: input.number ?? null,
+      decisionDate: input.decisionDate ?? null,
+      court: input.court ?? null,
+      committee: input.committee ?? null,
+      parties: input.parties ?? null,
+      createdBy: input.createdBy,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: [documents.corpus, documents.caseId, documents.sha256] })
+    .returning();
+  const row = inserted[0];
+  if (row !== undefined) {
+    await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
+    return { document: row, created: true };
+  }
+  // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
+  const existing = await db
+    .select()
+    .from(documents)
+    .where(
+      sql`${documents.corpus} = ${input.corpus} and ${documents.caseId} is not distinct from ${input.caseId} and ${documents.sha256} = ${sha256}`,
+    )
+    .limit(1);
+  const found = existing[0];
+  if (found === undefined) throw new Error('document conflict without a row (deleted concurrently?)');
+  return { document: found, created: false };
+}
+
+export interface ExtractOptions {
+  now?: () => Date;
+  log?: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface ExtractResult {
+  documentId: string;
+  pages: number;
+  chunks: number;
+}
+
+const INSERT_BATCH = 200;
+
+/**
+ * Reads the stored bytes, extracts text per page, chunks and normalises it, and in ONE transaction replaces
+ * the document's pages and chunks and sets status "ready". Running it twice leaves the same pages and
+ * chunks (the document row is locked first, so concurrent runs serialise). When the bytes cannot be
+ * extracted (encrypted, broken, no text, too big) it sets status "failed" with the error, removes any
+ * pages/chunks, and throws an ExtractionError with `permanent: true`. Any other error is transient (the
+ * document stays as it was): let the queue retry it.
+ */
+export async function extractAndIndexDocument(
+  db: Db,
+  documentId: string,
+  options: ExtractOptions = {},
+): Promise<ExtractResult> {
+  const now = options.now ?? (() => new Date());
+  const rows = await db
+    .select({ mediaType: documents.mediaType, status: documents.status, bytes: documentBlobs.bytes })
+    .from(documents)
+    .innerJoin(documentBlobs, eq(documentBlobs.documentId, documents.id))
+    .where(eq(documents.id, documentId))
+    .limit(1);
+  const doc = rows[0];
+  if (doc === undefined) {
+    throw new ExtractionError('document_missing', `No document ${documentId} (deleted?); nothing to extract`);
+  }
+  if (doc.status === 'pending' || doc.status === 'failed') {
+    await db
+      .update(documents)
+      .set({ status: 'extracting', updatedAt: now() })
+      .where(eq(documents.id, documentId));
+  }
+  let pages: string[];
+  try {
+    pages = await extractPages(doc.bytes, doc.mediaType);
+  } catch (e) {
+    if (!(e instanceof ExtractionError) || !e.permanent) throw e;
+    await db.transaction(async (tx) => {
+      await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
+      await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
+      await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
+      await tx
+        .update(documents)
+        .set({ status: 'failed', error: e.message, pageCount: null, updatedAt: now(), extractedAt: now() })
+        .where(eq(documents.id, documentId));
+    });
+    options.log?.warn('document extraction failed', {
+      document_id: documentId,
+      failure: e.failure,
+      error: e.message,
+    });
+    throw e;
+  }
+  const chunks = chunkPages(pages);
+  await db.transaction(async (tx) => {
+    // The row lock serialises concurrent runs: the second deletes what the first wrote, never duplicates it.
+    await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
+    await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
+    await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
+    for (let i = 0; i < pages.length; i += INSERT_BATCH) {
+      await tx
+        .insert(documentPages)
+        .values(pages.slice(i, i + INSERT_BATCH).map((text, j) => ({ documentId, page: i + j + 1, text })));
+    }
+    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+      await tx
+        .insert(documentChunks)
+        .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
+    }
+    // The vocabulary for the fuzzy fallback; sorted, so concurrent extractions take row locks in one order.
+    const terms = [
+      ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
+    ].sort();
+    for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
+      await tx
+        .insert(searchTerms)
+        .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
+        .onConflictDoNothing();
+    }
+    await tx
+      .update(documents)
+      .set({ status: 'ready', error: null, pageCount: pages.length, updatedAt: now(), extractedAt: now() })
+      .where(eq(documents.id, documentId));
+  });
+  options.log?.info('document extracted', {
+    document_id: documentId,
+    pages: pages.length,
+    chunks: chunks.length,
+  });
+  return { documentId, pages: pages.length, chunks: chunks.length };
+}

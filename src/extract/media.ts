@@ -1,0 +1,135 @@
+import { ToolError } from '../contract/errors.ts';
+import type { DocumentMediaType } from '../db/schema/documents.ts';
+
+export const PDF = 'application/pdf';
+export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/**
+ * Size caps, checked before anything is decoded or parsed (payload_too_large):
+ * - bytes of a PDF: 20 MiB; of a DOCX: 10 MiB; of plain text or Markdown: 2 MiB;
+ * - base64 text is refused by its length before decoding (4 characters per 3 bytes);
+ * - a DOCX whose parts would inflate past 50 MiB is refused before mammoth unzips it (zip bombs);
+ * - after extraction: at most 2,000 pages and 5,000,000 characters, else the document fails permanently.
+ */
+export const MAX_BYTES: Record<DocumentMediaType, number> = {
+  'application/pdf': 20 * 1024 * 1024,
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 10 * 1024 * 1024,
+  'text/plain': 2 * 1024 * 1024,
+  'text/markdown': 2 * 1024 * 1024,
+};
+export const MAX_ANY_BYTES = Math.max(...Object.values(MAX_BYTES));
+export const MAX_DOCX_INFLATED_BYTES = 50 * 1024 * 1024;
+export const MAX_PAGES = 2000;
+export const MAX_TEXT_CHARS = 5_000_000;
+
+const tooLarge = (size: number, max: number, what: string) =>
+  new ToolError('payload_too_large', `${what} is ${size} bytes; the limit is ${max}`, {
+    details: { bytes: size, max_bytes: max },
+    hint: 'Split the document into smaller files, or send only the relevant pages.',
+  });
+
+const unsupported = (message: string, details: Record<string, unknown> = {}) =>
+  new ToolError('unsupported_media_type', message, {
+    details: { supported: [PDF, DOCX, 'text/plain', 'text/markdown'], ...details },
+    hint: 'Send a PDF, a DOCX (not the old .doc), UTF-8 plain text or Markdown, with a content type that matches the bytes (or none).',
+  });
+
+/** Decodes base64 (standard or URL-safe) after checking the size it would decode to. */
+export function decodeBase64Capped(b64: string, maxBytes = MAX_ANY_BYTES): Uint8Array {
+  const clean = b64.replace(/\s+/g, '');
+  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+  if (size > maxBytes) throw tooLarge(size, maxBytes, 'The decoded file');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.length % 4 === 1) {
+    throw new ToolError('invalid_args', 'content_base64 is not valid base64', {
+      details: { issues: [{ path: 'content_base64', message: 'not base64' }] },
+    });
+  }
+  const bin = atob(clean.replaceAll('-', '+').replaceAll('_', '/'));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** UTF-8 bytes of a text, refused past the text cap before encoding a larger buffer than needed. */
+export function textBytesCapped(text: string): Uint8Array {
+  const max = MAX_BYTES['text/plain'];
+  // Every UTF-16 code unit is at least one UTF-8 byte: a text longer than the cap is refused unencoded.
+  if (text.length > max) throw tooLarge(text.length, max, 'The text');
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length > max) throw tooLarge(bytes.length, max, 'The text');
+  return bytes;
+}
+
+const startsWith = (bytes: Uint8Array, sig: number[], at = 0) => sig.every((b, i) => bytes[at + i] === b);
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+function containsAscii(bytes: Uint8Array, needle: string, from = 0): boolean {
+  const n = ascii(needle);
+  outer: for (let i = from; i <= bytes.length - n.length; i++) {
+    for (let j = 0; j < n.length; j++) if (bytes[i + j] !== n[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** What the bytes are, from their magic numbers; null when none of ours. */
+export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DOCX | 'text' | null {
+  // PDF readers accept the header anywhere in the first 1024 bytes.
+  const head = bytes.subarray(0, 1024);
+  if (containsAscii(head, '%PDF-')) return PDF;
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
+    return containsAscii(bytes, 'word/document.xml') ? DOCX : null;
+  }
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return null; // OLE: old .doc, or an encrypted DOCX
+  if (bytes.includes(0)) return null;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'text';
+  } catch {
+    return null;
+  }
+}
+
+const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
+  'application/pdf': PDF,
+  'application/x-pdf': PDF,
+  [DOCX]: DOCX,
+  'text/plain': 'text/plain',
+  'text/markdown': 'text/markdown',
+  'text/x-markdown': 'text/markdown',
+  'application/octet-stream': 'sniff',
+};
+
+/**
+ * Checks the bytes against their caps and their declared content type (parameters such as
+ * `; charset=utf-8` ignored). The magic bytes decide: a declared type that disagrees with them, or bytes
+ * that are none of ours, are unsupported_media_type. Text without a declared type is text/plain.
+ */
+export function resolveMediaType(bytes: Uint8Array, declared?: string | null): DocumentMediaType {
+  if (bytes.length > MAX_ANY_BYTES) throw tooLarge(bytes.length, MAX_ANY_BYTES, 'The file');
+  const given = declared?.split(';')[0]?.trim().toLowerCase() || undefined;
+  const wanted = given === undefined ? 'sniff' : ALIASES[given];
+  if (wanted === undefined) throw unsupported(`Content type ${given} is not supported`, { declared: given });
+  const sniffed = sniffMediaType(bytes);
+  if (sniffed === null) {
+    throw unsupported('The bytes are not a PDF, a DOCX or UTF-8 text', {
+      ...(given === undefined ? {} : { declared: given }),
+    });
+  }
+  let type: DocumentMediaType;
+  if (sniffed === 'text') {
+    if (wanted === PDF || wanted === DOCX)
+      throw unsupported(`Declared ${given} but the bytes are text`, {
+        declared: given,
+        detected: 'text/plain',
+      });
+    type = wanted === 'text/markdown' ? 'text/markdown' : 'text/plain';
+  } else {
+    if (wanted !== 'sniff' && wanted !== sniffed)
+      throw unsupported(`Declared ${given} but the bytes are ${sniffed}`, {
+        declared: given,
+        detected: sniffed,
+      });
+    type = sniffed;
+  }
+  if (bytes.length > MAX_BYTES[type]) throw tooLarge(bytes.length, MAX_BYTES[type], `The ${type} file`);
+  return type;
+}

@@ -1,0 +1,208 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { DocumentCorpus } from '../db/schema/documents.ts';
+import type { Db } from '../db/types.ts';
+import {
+  anyFormTsquery,
+  normalizeHebrew,
+  prefixStripped,
+  type QueryTerms,
+  surfaceTsquery,
+} from './normalize.ts';
+
+/** At most this many query words are used (a pasted paragraph is still one bounded query). */
+export const MAX_QUERY_WORDS = 24;
+
+export interface SearchFilter {
+  corpus: DocumentCorpus;
+  /** Only this case's documents (corpus "case"). */
+  caseId?: string;
+}
+
+export interface ChunkHit {
+  documentId: string;
+  page: number;
+  chunk: number;
+  score: number;
+  text: string;
+  title: string;
+  caseId: string | null;
+  number: string | null;
+  decisionDate: string | null;
+  court: string | null;
+  committee: string | null;
+  parties: string | null;
+}
+
+/** Ranking considers at most this many chunks (the best by full-text score); paging stops there. */
+export const MAX_RANKED = 250;
+/** The best this many by full-text score are re-ranked with trigram similarity (it costs a pass over the text). */
+const TRIGRAM_RERANK = 60;
+
+interface Row {
+  document_id: string;
+  page: number;
+  chunk_index: number;
+  score: number | string;
+  text: string;
+  title: string;
+  case_id: string | null;
+  number: string | null;
+  decision_date: string | null;
+  court: string | null;
+  committee: string | null;
+  parties: string | null;
+}
+
+/**
+ * Ranked search over one corpus's ready documents, in two stages so the cost stays bounded:
+ * 1. candidates: chunks whose stored tsvector (surface + prefix-stripped forms, `simple` configuration)
+ *    contains any form of any query word (GIN index), scored cheaply from the stored tsvectors by
+ *    - coverage: the share of query words present in some form (weight 1; the main signal),
+ *    - ts_rank of all forms (length-normalised) + half the ts_rank of the surface words only, so an
+ *      exact word ranks above a prefix-stripped match;
+ *    the best MAX_RANKED go on;
+ * 2. the best TRIGRAM_RERANK of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
+ *    to the chunk text (closeness of the words as written, in order).
+ * When no chunk in scope contains any query word, the fuzzy fallback replaces each query word by the
+ * closest corpus words by trigram similarity (search_terms, GIN trigram index) and searches again:
+ * a misspelt word still finds its document.
+ * Ties break on document id and chunk index, so the order is stable and offset paging is consistent.
+ */
+export async function searchChunks(
+  db: Db,
+  filter: SearchFilter,
+  query: QueryTerms,
+  page: { limit: number; offset: number },
+  options: { fuzzy?: boolean } = {},
+): Promise<ChunkHit[]> {
+  const words = query.words.slice(0, MAX_QUERY_WORDS);
+  const q: QueryTerms = { text: query.text, words };
+  if (words.length === 0 || page.offset >= MAX_RANKED) return [];
+  const limit = Math.min(page.limit, MAX_RANKED - page.offset);
+  const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
+  // to_tsquery is only STABLE, so written per row it would be parsed again for every candidate: the queries
+  // are built once (CTE `q`); the WHERE keeps the literal call, which the executor folds for the index scan.
+  const wordQueries = sql.join(
+    words.map((w) => sql`to_tsquery('simple', ${w.forms.map((f) => `'${f}'`).join(' | ')})`),
+    sql`, `,
+  );
+  const coverage = sql.join(
+    words.map((_, i) => sql`(c.tsv @@ q.words[${sql.raw(String(i + 1))}])::int`),
+    sql` + `,
+  );
+  const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
+    filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
+  }`;
+  const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
+    to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
+  const ranked = sql`
+    with q as materialized (
+      select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface,
+        array[${wordQueries}] as words
+    ),
+    candidates as (
+      select c.document_id, c.chunk_index,
+        (${coverage})::float8 / ${words.length}
+          + ts_rank(c.tsv, q.any_form, 1)
+          + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
+      from q, document_chunks c join documents d on d.id = c.document_id
+      where ${scope} and c.tsv @@ ${anyForm}
+      order by base desc, c.document_id, c.chunk_index
+      limit ${MAX_RANKED}
+    ),
+    numbered as (
+      select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
+    )
+    select ${fields},
+      (k.base + case when k.rn <= ${TRIGRAM_RERANK} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
+    from numbered k
+      join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
+      join documents d on d.id = c.document_id
+    order by score desc, c.document_id, c.chunk_index
+    limit ${limit} offset ${page.offset}`;
+  const rows = await rowsOf(db, ranked);
+  if (rows.length === 0 && !options.fuzzy) {
+    // Nothing in this scope has any query word: try the corpus words closest to each query word (a
+    // misspelling). Decided by the data alone, so every page of the same query takes the same path.
+    const any = await rowsOf(
+      db,
+      sql`select 1 as document_id from document_chunks c join documents d on d.id = c.document_id
+        where ${scope} and c.tsv @@ ${anyForm} limit 1`,
+    );
+    if (any.length === 0) {
+      const corrected = await closestWords(
+        db,
+        words.map((w) => w.surface),
+      );
+      if (corrected.length > 0) {
+        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
+      }
+    }
+  }
+  return rows.map((r) => ({
+    documentId: r.document_id,
+    page: r.page,
+    chunk: r.chunk_index,
+    score: Number(r.score),
+    text: r.text,
+    title: r.title,
+    caseId: r.case_id,
+    number: r.number,
+    decisionDate: r.decision_date,
+    court: r.court,
+    committee: r.committee,
+    parties: r.parties,
+  }));
+}
+
+/** Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold). */
+async function closestWords(db: Db, surfaces: string[]): Promise<QueryTerms['words']> {
+  const out: QueryTerms['words'] = [];
+  for (const surface of surfaces) {
+    if (surface.length < 3) continue;
+    const result = (await db.execute(
+      sql`select term from search_terms where term % ${surface}
+        order by similarity(term, ${surface}) desc, term limit 3`,
+    )) as unknown as { rows: { term: string }[] };
+    if (result.rows.length > 0) out.push({ surface, forms: result.rows.map((r) => r.term) });
+  }
+  return out;
+}
+
+async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
+  // Every driver (node-postgres, PGlite, Neon) returns the rows under `rows`.
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
+
+const SNIPPET_WORDS = 36;
+
+/**
+ * A snippet of the chunk around the densest run of query words, each match wrapped in «…». Matching
+ * uses the same normalisation and prefix forms as the index, so ו/ה/ב-prefixed and pointed words match.
+ */
+export function highlight(text: string, query: QueryTerms): string {
+  const wanted = new Set(query.words.flatMap((w) => w.forms));
+  const words = text.split(/\s+/).filter((w) => w !== '');
+  const hit = words.map((word) =>
+    normalizeHebrew(word)
+      .split(' ')
+      .some((n) => n !== '' && (wanted.has(n) || prefixStripped(n).some((f) => wanted.has(f)))),
+  );
+  let best = 0;
+  let bestCount = -1;
+  for (let start = 0; start < Math.max(1, words.length - SNIPPET_WORDS + 1); start++) {
+    let count = 0;
+    for (let i = start; i < Math.min(words.length, start + SNIPPET_WORDS); i++) if (hit[i]) count++;
+    if (count > bestCount) {
+      best = start;
+      bestCount = count;
+    }
+  }
+  const end = Math.min(words.length, best + SNIPPET_WORDS);
+  const body = words
+    .slice(best, end)
+    .map((w, i) => (hit[best + i] ? `«${w}»` : w))
+    .join(' ');
+  return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
+}
