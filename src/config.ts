@@ -32,6 +32,8 @@ export function appConfigFromEnv(
     allowedOrigins: list(env.ALLOWED_ORIGINS),
     allowedHosts: list(env.ALLOWED_HOSTS),
     maxBodyBytes: int(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
+    // A 20 MiB PDF is about 26.7 MiB as base64, plus the JSON-RPC around it.
+    maxUploadBodyBytes: int(env.MAX_UPLOAD_BODY_BYTES, 28 * 1024 * 1024, 'MAX_UPLOAD_BODY_BYTES'),
     workerSecret: workerSecret(env.WORKER_SECRET),
     // 0 turns the limiter off (benchmarks); the default stops a runaway loop, not normal work.
     rateLimit:

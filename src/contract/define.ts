@@ -83,6 +83,11 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
   ownerGate?: boolean | ((input: z.output<z.ZodObject<S>>) => boolean);
   /** C5: an `*_extract` tool names the tool that reads what it extracted. */
   readCounterpart?: string;
+  /**
+   * C6: the tool takes file content, so an agent granted it may send request bodies up to the upload cap
+   * (`MAX_UPLOAD_BODY_BYTES`) instead of `MAX_BODY_BYTES`; the tool caps the decoded file itself.
+   */
+  takesUpload?: boolean;
   /** Returns plain data (status ok) or `ok()` / `empty()` to choose status and message; throws ToolError. */
   run(args: { ctx: ToolContext; input: z.output<z.ZodObject<S>>; gate: OwnerAck | null }): Promise<unknown>;
 }

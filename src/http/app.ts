@@ -5,7 +5,7 @@ import {
   localhostAllowedOrigins,
   originValidationResponse,
 } from '@modelcontextprotocol/server';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agentForTokenHash, plausibleToken, tokenHash } from '../auth/tokens.ts';
@@ -37,6 +37,8 @@ export interface AppConfig {
   allowedHosts: readonly string[];
   /** Cap on request bodies, checked before any parsing. */
   maxBodyBytes: number;
+  /** The cap for agents granted a tool that takes file content (`takesUpload`), also before any parsing. */
+  maxUploadBodyBytes: number;
   /** The secret of `POST /worker/drain`; null disables the route (every call gets 401). */
   workerSecret: string | null;
 }
@@ -212,17 +214,30 @@ export function createApp(options: AppOptions) {
     }
   };
 
-  // Capped before any parsing or hashing; a body without Content-Length is counted as it streams.
-  const limit = bodyLimit({
-    maxSize: config.maxBodyBytes,
-    onError: (c) =>
-      refuse(
-        c,
-        errorEnvelope('payload_too_large', `The request body exceeds ${config.maxBodyBytes} bytes.`, {
-          details: { max_bytes: config.maxBodyBytes },
-        }),
-      ),
-  });
+  // Capped before any parsing or hashing; a body without Content-Length is counted as it streams. Agents
+  // granted an upload tool get the larger cap: the caller is known (auth runs first), the tool is not yet.
+  const capped = (maxBytes: number) =>
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: (c) =>
+        refuse(
+          c,
+          errorEnvelope('payload_too_large', `The request body exceeds ${maxBytes} bytes.`, {
+            details: { max_bytes: maxBytes },
+          }),
+        ),
+    });
+  const smallBodies = capped(config.maxBodyBytes);
+  const uploadBodies = capped(Math.max(config.maxBodyBytes, config.maxUploadBodyBytes));
+  const uploaders = new Set(
+    [...options.grants]
+      .filter(([, granted]) =>
+        [...granted].some((name) => options.registry.get(name)?.def.takesUpload === true),
+      )
+      .map(([agent]) => agent),
+  );
+  const limit: MiddlewareHandler<{ Variables: Vars }> = (c, next) =>
+    (uploaders.has(c.get('agent')) ? uploadBodies : smallBodies)(c, next);
 
   /** The authenticated caller, its grants and its tool context, as both tool routes hand them on. */
   const callState = (c: Context<{ Variables: Vars }>): McpCallState => {

@@ -3,6 +3,7 @@
 // statuses for every error code it can return, Retry-After, request ids and /healthz.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
@@ -12,6 +13,7 @@ import { latchTool } from '../harness/fixtures.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const MAX_BODY = 4096;
+const MAX_UPLOAD_BODY = 3 * MAX_BODY;
 
 const latch = latchTool();
 
@@ -24,6 +26,18 @@ const probe_failure_run = defineTool({
   async run({ ctx }) {
     await ctx.db.execute(sql.raw('select 1 from hidden_internal_table'));
     return {};
+  },
+});
+
+// Takes file content (takesUpload): the agents granted it get the upload body cap.
+const probe_blob_get = defineTool({
+  name: 'probe_blob_get',
+  description: 'Test fixture: takes a large text, as an upload tool does, and returns its length.',
+  input: { content: z.string().max(100_000).describe('Any text') },
+  mutates: false,
+  takesUpload: true,
+  async run({ input }) {
+    return { length: input.content.length };
   },
 });
 
@@ -69,9 +83,13 @@ describe('HTTP level', () => {
 
   beforeAll(async () => {
     s = await startTestServer({
-      tools: [...tools, latch.tool, probe_failure_run],
-      grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
-      env: { ALLOWED_ORIGINS: 'app.example, chambers.example', MAX_BODY_BYTES: String(MAX_BODY) },
+      tools: [...tools, latch.tool, probe_failure_run, probe_blob_get],
+      grants: { ceo: ['probe_latch_run', 'probe_failure_run'], analyst: ['probe_blob_get'] },
+      env: {
+        ALLOWED_ORIGINS: 'app.example, chambers.example',
+        MAX_BODY_BYTES: String(MAX_BODY),
+        MAX_UPLOAD_BODY_BYTES: String(MAX_UPLOAD_BODY),
+      },
     });
   });
   afterAll(async () => s?.close());
@@ -170,6 +188,22 @@ describe('HTTP level', () => {
           arguments: { case_number: caseNumber, title: 't', notes: 'n'.repeat(MAX_BODY) },
         },
       });
+
+    it('an agent granted an upload tool gets the upload cap; every other agent keeps the small one', async () => {
+      const blob = (size: number) => ({ content: 'b'.repeat(size) });
+      const uploaded = await v1('probe_blob_get', blob(2 * MAX_BODY), {}, 'analyst');
+      expect(uploaded.status).toBe(200);
+      expect(((await uploaded.json()) as { data: unknown }).data).toEqual({ length: 2 * MAX_BODY });
+      // The same body from the ceo (no upload tool granted) is refused before it is parsed.
+      const small = await v1('probe_blob_get', blob(2 * MAX_BODY), {}, 'ceo');
+      expect(small.status).toBe(413);
+      expect(await small.json()).toMatchObject({ error: { details: { max_bytes: MAX_BODY } } });
+      const tooBig = await v1('probe_blob_get', blob(MAX_UPLOAD_BODY), {}, 'analyst');
+      expect(tooBig.status).toBe(413);
+      expect(await tooBig.json()).toMatchObject({
+        error: { code: 'payload_too_large', details: { max_bytes: MAX_UPLOAD_BODY } },
+      });
+    });
 
     it('an oversized body that is not even JSON is 413, not a parse error', async () => {
       const post = (url: string) =>
