@@ -1,6 +1,6 @@
 import type { Logger, ToolJobs } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
-import { DRAIN_DEFAULTS, drainJobs, type JobHandler } from './queue.ts';
+import { DRAIN_DEFAULTS, drainJobs, emptyDrainReport, type JobHandler } from './queue.ts';
 
 /** The `jobs` member of one request's ToolContext: kicks are passed on once per request. */
 export function requestJobs(o: {
@@ -43,16 +43,5 @@ export function requestJobs(o: {
 export const noJobs: ToolJobs = {
   kinds: [],
   kick() {},
-  drain: () =>
-    Promise.resolve({
-      claimed: 0,
-      succeeded: 0,
-      retried: 0,
-      dead: 0,
-      recovered: 0,
-      stale: 0,
-      errors: [],
-      ms: 0,
-      remaining: 0,
-    }),
+  drain: () => Promise.resolve(emptyDrainReport()),
 };

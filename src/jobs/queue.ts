@@ -302,21 +302,24 @@ export interface DrainReport {
 const errorText = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
 const MAX_REPORTED_ERRORS = 20;
 
+/** A report of a drain that did nothing (the start of every report). */
+export const emptyDrainReport = (): DrainReport => ({
+  claimed: 0,
+  succeeded: 0,
+  retried: 0,
+  dead: 0,
+  recovered: 0,
+  stale: 0,
+  errors: [],
+  ms: 0,
+  remaining: 0,
+});
+
 /** Drains one bounded batch: at most `maxJobs` jobs, claimed within `budgetMs`, `concurrency` at a time. */
 export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
   const started = Date.now();
   const kinds = Object.keys(o.handlers);
-  const report: DrainReport = {
-    claimed: 0,
-    succeeded: 0,
-    retried: 0,
-    dead: 0,
-    recovered: 0,
-    stale: 0,
-    errors: [],
-    ms: 0,
-    remaining: 0,
-  };
+  const report = emptyDrainReport();
   const noteError = (e: DrainError) => {
     if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(e);
   };
