@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { stableStringify } from '../../src/contract/hash.ts';
 import type { DocumentCorpus, DocumentRow } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { createDocument, type DocumentMetadata } from '../../src/extract/document.ts';
@@ -106,14 +107,21 @@ export function checkContent(input: ContentInput): void {
 }
 
 /**
- * C4: the key is the corpus, the case and the content itself (the kernel hashes keys, and the audit row
- * keeps a long key as its digest). It runs the cheap checks first, so an oversize or malformed call is
- * refused before anything is hashed.
+ * C4: the key is the corpus, the case, the other arguments and the content itself (the kernel hashes keys,
+ * and the audit row keeps a long key as its digest). The metadata is part of it so that the same bytes with
+ * another title are not idempotency_key_reuse but, like any later upload of those bytes, return the first
+ * document (the durable layer: corpus, case, SHA-256). It runs the cheap checks first, so an oversize or
+ * malformed call is refused before anything is hashed.
  */
-export function contentKey(corpus: DocumentCorpus, caseId: string | undefined, input: ContentInput): string {
+export function contentKey(
+  corpus: DocumentCorpus,
+  caseId: string | undefined,
+  input: ContentInput & Record<string, unknown>,
+): string {
   checkContent(input);
-  const content = input.text !== undefined ? `text:${input.text}` : `base64:${input.content_base64}`;
-  return `${corpus}:${caseId ?? '-'}:${content}`;
+  const { text, content_base64, ...rest } = input;
+  const content = text !== undefined ? `text:${text}` : `base64:${content_base64}`;
+  return `${corpus}:${caseId ?? '-'}:${stableStringify(rest)}:${content}`;
 }
 
 /** The bytes of the upload (decoded after the size check); invalid_args for bad base64. */
@@ -194,4 +202,5 @@ const nextStep = (row: DocumentRow) =>
 export const uploadMessage = (u: StoredUpload) =>
   u.created
     ? `Document stored (${u.document.media_type}, ${u.document.byte_size} bytes); extraction queued`
-    : `This content was already uploaded; returned the existing document (status ${u.document.status})`;
+    : `This content was already uploaded; returned the existing document (status ${u.document.status}) ` +
+      'with its metadata unchanged (document_update changes it)';
