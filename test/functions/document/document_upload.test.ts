@@ -144,6 +144,14 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
       // The same arguments again: the request layer replays the first answer.
       const again = await upload({ corpus: 'case', case_id: caseId, text });
       expect(expectOk<Upload>(again).document.id).toBe(first.document.id);
+      // Other metadata with the same bytes is no conflict: the first document, its metadata unchanged.
+      const retitled = expectOk<Upload>(
+        await upload({ corpus: 'case', case_id: caseId, text, title: 'שם אחר' }),
+      );
+      expect(retitled).toMatchObject({
+        created: false,
+        document: { id: first.document.id, title: first.document.title },
+      });
       // The same bytes as a file, and from another agent: the durable layer returns the first document.
       const asFile = expectOk<Upload>(
         await upload({ corpus: 'case', case_id: caseId, content_base64: b64(textBytes(text)), title: 'אחר' }),
