@@ -57,6 +57,41 @@ const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 const unique = (text: string) => `${text}\nמזהה ${crypto.randomUUID()}`;
 
+/**
+ * 20 identical uploads at once from two agents (so both the request layer, per agent, and the database,
+ * across agents, are exercised); in_progress answers are retried until they settle.
+ */
+async function twentyConcurrentUploads(s: TestServer): Promise<void> {
+  const caseId = await seedCase(s.db.db);
+  const args = { corpus: 'case', case_id: caseId, text: unique('כתב ערר — העלאה במקביל') };
+  const settle = async (agent: 'ceo' | 'analyst'): Promise<Upload> => {
+    for (;;) {
+      const env = await s.call(agent, 'document_upload', args);
+      if (errorCode(env) !== 'in_progress') return expectOk<Upload>(env);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => settle(i % 2 === 0 ? 'ceo' : 'analyst')),
+  );
+  const ids = new Set(answers.map((a) => a.document.id));
+  expect(ids.size).toBe(1);
+  const [id] = [...ids];
+  const rows = await s.db.db.select().from(documents).where(eq(documents.caseId, caseId));
+  expect(rows.map((r) => r.id)).toEqual([id]);
+  const queued = await s.db.db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.kind, 'document_extract'), eq(jobs.dedupeKey, id as string)));
+  expect(queued).toHaveLength(1);
+  expect(new Set(answers.map((a) => a.job_id))).toEqual(new Set([queued[0]?.id]));
+  // Per agent the request layer runs the call once and replays it; across the two agents the database
+  // created the document once: one agent's ten answers say created, the other's ten do not.
+  const created = answers.map((a, i) => `${i % 2}:${a.created}`);
+  expect(new Set(created).size).toBe(2);
+  expect(answers.filter((a) => a.created)).toHaveLength(10);
+}
+
 for (const dbKind of ['pglite', 'postgres'] as const) {
   const suite = (title: string, fn: () => void) =>
     dbKind === 'postgres' ? describeWithService('postgres', title, fn) : describe(title, fn);
@@ -177,30 +212,7 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
     });
 
     it('20 concurrent identical uploads make one document and one job, and all answers agree', async () => {
-      const caseId = await seedCase(s.db.db);
-      const args = { corpus: 'case', case_id: caseId, text: unique('כתב ערר — העלאה במקביל') };
-      const settle = async (agent: 'ceo' | 'analyst'): Promise<Upload> => {
-        for (;;) {
-          const env = await upload(args, agent);
-          if (errorCode(env) !== 'in_progress') return expectOk<Upload>(env);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => settle(i % 2 === 0 ? 'ceo' : 'analyst')),
-      );
-      const ids = new Set(answers.map((a) => a.document.id));
-      expect(ids.size).toBe(1);
-      const [id] = [...ids];
-      const rows = await s.db.db.select().from(documents).where(eq(documents.caseId, caseId));
-      expect(rows.map((r) => r.id)).toEqual([id]);
-      expect(await jobsOf(id as string)).toHaveLength(1);
-      expect(new Set(answers.map((a) => a.job_id)).size).toBe(1);
-      // Per agent the request layer runs the call once and replays it; across the two agents the database
-      // created the document once: one agent's ten answers say created, the other's ten do not.
-      const created = answers.map((a, i) => `${i % 2}:${a.created}`);
-      expect(new Set(created).size).toBe(2);
-      expect(answers.filter((a) => a.created)).toHaveLength(10);
+      await twentyConcurrentUploads(s);
     });
 
     for (const format of ['pdf', 'docx'] as const) {
@@ -413,3 +425,17 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
     });
   });
 }
+
+describeWithService('postgres', 'document_upload on the real services', () => {
+  describeWithService('redis', 'document_upload concurrency [postgres + upstash kv → redis]', () => {
+    let s: TestServer;
+    beforeAll(async () => {
+      s = await startTestServer({ db: 'postgres', kv: 'upstash' });
+    });
+    afterAll(async () => s?.close());
+
+    it('20 concurrent identical uploads make one document and one job, and all answers agree', async () => {
+      await twentyConcurrentUploads(s);
+    });
+  });
+});
