@@ -8,6 +8,7 @@ import { case_update } from './case/case_update.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
+import { document_upload } from './document/document_upload.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
@@ -29,6 +30,8 @@ import { hai_recontract } from './hai/hai_recontract.ts';
 import { hai_recover } from './hai/hai_recover.ts';
 import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
+import { internal_decision_add } from './internal/internal_decision_add.ts';
+import { library_add } from './library/library_add.ts';
 import { search_case } from './search/search_case.ts';
 import { search_internal } from './search/search_internal.ts';
 import { search_library } from './search/search_library.ts';
@@ -66,6 +69,9 @@ export const tools: readonly AnyTool[] = [
   document_list,
   document_text_get,
   document_update,
+  document_upload,
+  internal_decision_add,
+  library_add,
   search_case,
   search_internal,
   search_library,

@@ -8,4 +8,4 @@ export const jobKindInput = z
   .describe('A job kind, e.g. "document_extract"; omit for every kind');
 
 /** The subject a document's jobs carry. */
-export const documentSubject = (documentId: string) => `document:${documentId}`;
+export { documentSubject } from '../../src/extract/document_job.ts';

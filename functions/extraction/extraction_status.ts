@@ -4,6 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
+import { loadDocument } from '../document/_shared.ts';
 import { documentSubject, jobKindInput } from './_shared.ts';
 
 /** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */
@@ -18,7 +19,9 @@ export const extraction_status = defineTool({
     'Shows the durable queue of background work (text extraction, indexing, rule-based extraction): per job ' +
     'kind, how many jobs are pending, running, failed (an attempt failed, a retry is scheduled), dead (gave ' +
     'up; the error is kept) and succeeded, and the age of the oldest job still waiting. Give document_id (or ' +
-    'subject) to see the jobs of one document: each with its state, attempts and last error. Read-only; ' +
+    'subject) to see the jobs of one document: each with its state, attempts and last error, and (with ' +
+    'document_id) the document’s own status (pending, extracting, ready, failed) and error; an unknown ' +
+    'document_id is not_found. Read-only; ' +
     'use extraction_run to drain a batch now. Status "empty" when no job matches.',
   input: {
     kind: jobKindInput.optional(),
@@ -43,6 +46,9 @@ export const extraction_status = defineTool({
         details: { issues: [{ path: 'subject', message: 'document_id already names the subject' }] },
       });
     }
+    // The document's own state answers "is my upload readable yet?" even when its jobs are long gone.
+    const document =
+      input.document_id === undefined ? undefined : await loadDocument(ctx.db, input.document_id);
     const subject = input.document_id !== undefined ? documentSubject(input.document_id) : input.subject;
     const where = and(
       input.kind === undefined ? undefined : eq(jobs.kind, input.kind),
@@ -76,6 +82,14 @@ export const extraction_status = defineTool({
         r.oldestWaitingMs === null ? null : Math.max(0, Math.round(Number(r.oldestWaitingMs))),
     }));
     const data: Record<string, unknown> = { kinds, handled_kinds: ctx.jobs.kinds };
+    if (document !== undefined) {
+      data.document = {
+        id: document.id,
+        status: document.status,
+        error: document.error,
+        page_count: document.pageCount,
+      };
+    }
     if (subject !== undefined) {
       const list = await ctx.db
         .select()
@@ -98,14 +112,19 @@ export const extraction_status = defineTool({
       }));
       data.truncated = list.length > SUBJECT_JOBS_CAP;
     }
+    const docNote = document === undefined ? '' : `; document ${document.status}`;
     if (kinds.length === 0) {
-      return empty(data, subject === undefined ? 'No background jobs' : `No background jobs for ${subject}`);
+      return empty(
+        data,
+        (subject === undefined ? 'No background jobs' : `No background jobs for ${subject}`) + docNote,
+      );
     }
     const sum = (k: 'pending' | 'running' | 'failed' | 'dead') => kinds.reduce((n, r) => n + r[k], 0);
     return ok(
       data,
       `${sum('pending')} pending, ${sum('running')} running, ${sum('failed')} failed, ${sum('dead')} dead` +
-        (subject === undefined ? '' : ` for ${subject}`),
+        (subject === undefined ? '' : ` for ${subject}`) +
+        docNote,
     );
   },
 });

@@ -7,6 +7,8 @@ import { randomToken, sha256Hex, stableStringify } from './hash.ts';
 export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A crashed call must not block its key for a day: the in-flight lock lapses quickly. */
 export const LOCK_TTL_MS = 30 * 1000;
+/** Keys longer than this (built from a text or a file) appear in errors as their SHA-256, as in the audit row. */
+const MAX_SHOWN_KEY_CHARS = 200;
 
 type Record_ = { s: 'run'; t: string; f: string } | { s: 'done'; f: string; e: OkEnvelope };
 
@@ -52,20 +54,23 @@ export async function acquireIdempotency(
     throw kvFailure(e);
   }
   if (!claim.claimed) {
+    // A key built from a whole document would echo megabytes back: long keys are shown as their digest.
+    const shown =
+      scope.key.length <= MAX_SHOWN_KEY_CHARS ? scope.key : `sha256:${await sha256Hex(scope.key)}`;
     const held = claim.current === null ? null : (JSON.parse(claim.current) as Record_);
     if (held !== null && held.f !== fingerprint) {
       throw new ToolError(
         'idempotency_key_reuse',
-        `${scope.tool} was already called for this key (${scope.key}) with different arguments`,
+        `${scope.tool} was already called for this key (${shown}) with different arguments`,
         {
-          details: { key: scope.key },
+          details: { key: shown },
           hint: 'Repeat the original arguments to get the original result, or use the update tool to change the object.',
         },
       );
     }
     if (held?.s === 'done') return { replay: { ...held.e, replayed: true }, settle: async () => {} };
-    throw new ToolError('in_progress', `The same ${scope.tool} call for ${scope.key} is still running`, {
-      details: { key: scope.key, retry_after_ms: 500 },
+    throw new ToolError('in_progress', `The same ${scope.tool} call for ${shown} is still running`, {
+      details: { key: shown, retry_after_ms: 500 },
     });
   }
   return {

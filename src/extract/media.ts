@@ -34,10 +34,32 @@ const unsupported = (message: string, details: Record<string, unknown> = {}) =>
     hint: 'Send a PDF, a DOCX (not the old .doc), UTF-8 plain text or Markdown, with a content type that matches the bytes (or none).',
   });
 
+/** The bytes base64 text decodes to, from its length alone (whitespace not counted). */
+function base64Size(clean: string): number {
+  return Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+}
+
+/**
+ * payload_too_large when base64 text would decode past `maxBytes`, judged by its length without decoding
+ * or copying it (an upper bound while it contains whitespace, which is rare).
+ */
+export function checkBase64Size(b64: string, maxBytes = MAX_ANY_BYTES): void {
+  const size = base64Size(b64.trimEnd());
+  if (size > maxBytes && base64Size(b64.replace(/\s+/g, '')) > maxBytes) {
+    throw tooLarge(base64Size(b64.replace(/\s+/g, '')), maxBytes, 'The decoded file');
+  }
+}
+
+/** payload_too_large for a text longer than the text cap, judged by its length without encoding it. */
+export function checkTextSize(text: string): void {
+  const max = MAX_BYTES['text/plain'];
+  if (text.length > max) throw tooLarge(text.length, max, 'The text');
+}
+
 /** Decodes base64 (standard or URL-safe) after checking the size it would decode to. */
 export function decodeBase64Capped(b64: string, maxBytes = MAX_ANY_BYTES): Uint8Array {
   const clean = b64.replace(/\s+/g, '');
-  const size = Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0);
+  const size = base64Size(clean);
   if (size > maxBytes) throw tooLarge(size, maxBytes, 'The decoded file');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(clean) || clean.length % 4 === 1) {
     throw new ToolError('invalid_args', 'content_base64 is not valid base64', {
@@ -52,7 +74,7 @@ export function decodeBase64Capped(b64: string, maxBytes = MAX_ANY_BYTES): Uint8
 export function textBytesCapped(text: string): Uint8Array {
   const max = MAX_BYTES['text/plain'];
   // Every UTF-16 code unit is at least one UTF-8 byte: a text longer than the cap is refused unencoded.
-  if (text.length > max) throw tooLarge(text.length, max, 'The text');
+  checkTextSize(text);
   const bytes = new TextEncoder().encode(text);
   if (bytes.length > max) throw tooLarge(bytes.length, max, 'The text');
   return bytes;
@@ -88,7 +110,7 @@ export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DO
   }
 }
 
-const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
+export const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
   'application/pdf': PDF,
   'application/x-pdf': PDF,
   [DOCX]: DOCX,

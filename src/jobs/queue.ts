@@ -32,14 +32,7 @@ export interface EnqueueInput {
   runAt?: Date;
 }
 
-export interface ClaimedJob {
-  id: string;
-  kind: string;
-  attempt: number;
-  maxAttempts: number;
-  payload: Record<string, unknown>;
-  subject: string | null;
-}
+export type ClaimedJob = JobRef;
 
 export interface JobContext {
   db: Db;
@@ -49,16 +42,24 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
-export type JobHandler = (
-  job: {
-    id: string;
-    kind: string;
-    attempt: number;
-    payload: Record<string, unknown>;
-    subject: string | null;
-  },
-  jctx: JobContext,
-) => Promise<void>;
+/** A job as its handler sees it. */
+export interface JobRef {
+  id: string;
+  kind: string;
+  attempt: number;
+  maxAttempts: number;
+  payload: Record<string, unknown>;
+  subject: string | null;
+}
+
+export type JobHandler = ((job: JobRef, jctx: JobContext) => Promise<void>) & {
+  /**
+   * Runs once after a job of this kind went `dead` by any path (a permanent error, the last attempt failed,
+   * or the last attempt's lease lapsed), with the error the job keeps: the place to mark the subject failed
+   * so it never waits forever. Best effort: a failure is logged, the job stays dead.
+   */
+  onDead?: (job: JobRef & { error: string }, jctx: Omit<JobContext, 'signal'>) => Promise<void>;
+};
 
 /** Thrown by a handler for a failure no retry can fix (a broken file): the job goes `dead` at once. */
 export class PermanentJobError extends Error {
@@ -155,14 +156,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
       locked_by = ${o.workerId}, updated_at = ${now}
     from due where j.id = due.id
     returning j.id, j.kind, j.attempt, j.max_attempts, j.payload, j.subject`);
-  return rowsOf(result).map((r) => ({
-    id: String(r.id),
-    kind: String(r.kind),
-    attempt: Number(r.attempt),
-    maxAttempts: Number(r.max_attempts),
-    payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
-    subject: r.subject === null || r.subject === undefined ? null : String(r.subject),
-  }));
+  return rowsOf(result).map(jobOfRow);
 }
 
 /**
@@ -175,7 +169,17 @@ export async function recoverLapsedJobs(
   kinds: readonly string[],
   now: Date,
 ): Promise<{ requeued: number; dead: number }> {
-  if (kinds.length === 0) return { requeued: 0, dead: 0 };
+  const { requeued, dead } = await recoverLapsed(db, kinds, now);
+  return { requeued, dead: dead.length };
+}
+
+/** recoverLapsedJobs with the jobs that went dead, for their kind's onDead hook. */
+async function recoverLapsed(
+  db: Db,
+  kinds: readonly string[],
+  now: Date,
+): Promise<{ requeued: number; dead: (JobRef & { error: string })[] }> {
+  if (kinds.length === 0) return { requeued: 0, dead: [] };
   const t = clock(now);
   const list = sql.join(
     kinds.map((k) => sql`${k}`),
@@ -191,11 +195,24 @@ export async function recoverLapsedJobs(
         || coalesce('; before: ' || last_error, ''),
       lease_until = null, locked_by = null, updated_at = ${t}
     where state = 'running' and lease_until < ${t} and kind in (${list})
-    returning state`);
-  const states = rowsOf(result).map((r) => r.state);
+    returning id, kind, attempt, max_attempts, payload, subject, state, last_error`);
+  const rows = rowsOf(result);
   return {
-    requeued: states.filter((x) => x === 'pending').length,
-    dead: states.filter((x) => x === 'dead').length,
+    requeued: rows.filter((r) => r.state === 'pending').length,
+    dead: rows
+      .filter((r) => r.state === 'dead')
+      .map((r) => ({ ...jobOfRow(r), error: String(r.last_error ?? 'lease lapsed') })),
+  };
+}
+
+function jobOfRow(r: Record<string, unknown>): JobRef {
+  return {
+    id: String(r.id),
+    kind: String(r.kind),
+    attempt: Number(r.attempt),
+    maxAttempts: Number(r.max_attempts),
+    payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
+    subject: r.subject === null || r.subject === undefined ? null : String(r.subject),
   };
 }
 
@@ -323,9 +340,19 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
   const noteError = (e: DrainError) => {
     if (report.errors.length < MAX_REPORTED_ERRORS) report.errors.push(e);
   };
-  const recovered = await recoverLapsedJobs(o.db, kinds, o.now());
-  report.dead += recovered.dead;
+  const buried = async (job: JobRef, error: string) => {
+    const hook = o.handlers[job.kind]?.onDead;
+    if (hook === undefined) return;
+    try {
+      await hook({ ...job, error }, { db: o.db, log: o.log, now: o.now });
+    } catch (e) {
+      o.log.error('onDead hook failed', { job: job.id, kind: job.kind, error: errorText(e) });
+    }
+  };
+  const recovered = await recoverLapsed(o.db, kinds, o.now());
+  report.dead += recovered.dead.length;
   report.recovered = recovered.requeued;
+  for (const job of recovered.dead) await buried(job, job.error);
   let reserved = 0;
   const lane = async () => {
     while (reserved < o.maxJobs && Date.now() - started < o.budgetMs && o.signal?.aborted !== true) {
@@ -354,10 +381,7 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
     const ref = { id: job.id, attempt: job.attempt };
     try {
       if (handler === undefined) throw new PermanentJobError(`no handler for job kind "${job.kind}"`);
-      await handler(
-        { id: job.id, kind: job.kind, attempt: job.attempt, payload: job.payload, subject: job.subject },
-        { db: o.db, log: o.log, now: o.now, signal: controller.signal },
-      );
+      await handler(job, { db: o.db, log: o.log, now: o.now, signal: controller.signal });
       if (await completeJob(o.db, { ...ref, now: o.now() })) {
         report.succeeded++;
       } else {
@@ -378,8 +402,10 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
         ...(o.backoff === undefined ? {} : { backoff: o.backoff }),
       });
       if (outcome === 'pending') report.retried++;
-      else if (outcome === 'dead') report.dead++;
-      else report.stale++;
+      else if (outcome === 'dead') {
+        report.dead++;
+        await buried(job, error);
+      } else report.stale++;
       noteError({ id: job.id, kind: job.kind, attempt: job.attempt, error, outcome: outcome ?? 'stale' });
       o.log.warn('job failed', { job: job.id, kind: job.kind, attempt: job.attempt, outcome, error });
     } finally {

@@ -10,6 +10,7 @@ import { defineTool, type ToolContext } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { callTool } from '../../src/contract/execute.ts';
+import { sha256Hex } from '../../src/contract/hash.ts';
 import { acquireIdempotency, idempotencyKvKey } from '../../src/contract/idempotency.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { openPostgres, type PostgresHandle } from '../../src/db/postgres.ts';
@@ -235,6 +236,27 @@ function idempotencySuite(getSetup: () => Setup) {
     for (const r of audit) expect(r.idempotencyKey).toBeNull();
     // The valid call afterwards runs normally: nothing was remembered.
     expect(await call('fixture_thing_run', { key, count: 2 })).toMatchObject({ ok: true, data: { run: 1 } });
+  });
+
+  it('shows a long key (a whole document) as its digest in in_progress and idempotency_key_reuse', async () => {
+    const key = `${uniqueKey('long')}:${'מסמך ארוך '.repeat(100)}`;
+    const scope = { agent: 'ceo', tool: 'fixture_thing_run', key };
+    const held = await acquireIdempotency(getSetup().kv, { ...scope, args: { key, note: 'a' } });
+    const refusal = async (args: Record<string, unknown>) => {
+      try {
+        await acquireIdempotency(getSetup().kv, { ...scope, args });
+      } catch (e) {
+        if (e instanceof ToolError) return e;
+      }
+      throw new Error('expected a ToolError');
+    };
+    const shown = `sha256:${await sha256Hex(key)}`;
+    const busy = await refusal({ key, note: 'a' });
+    expect([busy.code, busy.details]).toEqual(['in_progress', { key: shown, retry_after_ms: 500 }]);
+    expect(busy.message).not.toContain('מסמך ארוך');
+    const reuse = await refusal({ key, note: 'b' });
+    expect([reuse.code, reuse.details]).toEqual(['idempotency_key_reuse', { key: shown }]);
+    await held.settle({ ok: true, status: 'ok', data: {}, message: 'done' });
   });
 
   it('lets a crashed holder’s lock lapse, and its late settle changes nothing', async () => {

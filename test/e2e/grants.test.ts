@@ -84,6 +84,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         hai_close_mission: { readOnlyHint: false, destructiveHint: true },
         document_list: { readOnlyHint: true, destructiveHint: false },
         document_update: { readOnlyHint: false, destructiveHint: false },
+        document_upload: { readOnlyHint: false, destructiveHint: false },
+        internal_decision_add: { readOnlyHint: false, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

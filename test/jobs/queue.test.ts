@@ -15,6 +15,7 @@ import {
   enqueueJob,
   failJob,
   type JobHandler,
+  type JobRef,
   PermanentJobError,
   recoverLapsedJobs,
 } from '../../src/jobs/queue.ts';
@@ -297,6 +298,44 @@ forEachDb('job queue', (getDb) => {
     const row = await jobRow(db(), id);
     expect(row).toMatchObject({ state: 'dead', attempt: 1 });
     expect(row?.lastError).toMatch(/lease lapsed/);
+  });
+
+  it('runs the kind’s onDead hook once per job that goes dead, by every path; a failing hook changes nothing', async () => {
+    const kind = freshKind();
+    const clock = handClock();
+    const buried: string[] = [];
+    const handler: JobHandler = Object.assign(
+      async (job: JobRef) => {
+        if (job.payload.how === 'permanent') throw new PermanentJobError('unreadable');
+        if (job.payload.how === 'transient') throw new Error(`flaky ${job.attempt}/${job.maxAttempts}`);
+      },
+      {
+        onDead: async (job: JobRef & { error: string }) => {
+          buried.push(`${String(job.payload.how)}: ${job.error}`);
+          if (job.payload.how === 'transient') throw new Error('the hook itself failed');
+        },
+      },
+    );
+    const add = (how: string) => enqueueJob(db(), { kind, dedupeKey: how, payload: { how }, maxAttempts: 1 });
+    const lapsed = await add('lapsed');
+    await claimJobs(db(), { kinds: [kind], limit: 1, leaseMs: 1_000, workerId: 'dies', now: clock.now() });
+    const ok = await add('ok');
+    const permanent = await add('permanent');
+    const transient = await add('transient');
+    clock.advance(60_000);
+    const report = await drain(db(), { [kind]: handler }, { now: clock.now });
+    expect(report).toMatchObject({ succeeded: 1, dead: 3 });
+    expect(buried.sort()).toEqual([
+      'lapsed: attempt 1: lease lapsed (worker lost or too slow)',
+      'permanent: unreadable',
+      'transient: flaky 1/1',
+    ]);
+    for (const job of [lapsed, permanent, transient])
+      expect((await jobRow(db(), job.id))?.state).toBe('dead');
+    expect((await jobRow(db(), ok.id))?.state).toBe('succeeded');
+    // Nothing is buried twice: a later drain finds no new dead job.
+    await drain(db(), { [kind]: handler }, { now: clock.now });
+    expect(buried).toHaveLength(3);
   });
 
   it('claims only the kinds it handles, stops at maxJobs and reports what remains', async () => {

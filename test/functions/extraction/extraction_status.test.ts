@@ -3,8 +3,10 @@
 // invalid arguments, and callers without the grant.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDocument } from '../../../src/extract/document.ts';
 import { claimJobs, drainJobs, enqueueJob } from '../../../src/jobs/queue.ts';
 import { createLogger } from '../../../src/log.ts';
+import { textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 import { describeWithService } from '../../harness/services.ts';
 
@@ -23,6 +25,7 @@ interface StatusData {
   subject?: string;
   jobs?: { id: string; kind: string; state: string; attempt: number; last_error: string | null }[];
   truncated?: boolean;
+  document?: { id: string; status: string; error: string | null; page_count: number | null };
 }
 
 let n = 0;
@@ -112,8 +115,20 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
       expect(all.kinds.map((k) => k.kind)).toContain(kind);
     });
 
+    /** A real document (pending: nothing extracts it here) for document_id to name. */
+    const newDocument = async () =>
+      (
+        await createDocument(s.db.db, {
+          corpus: 'style',
+          caseId: null,
+          bytes: textBytes(`החלטה לדוגמה ${crypto.randomUUID()}`),
+          title: 'דוגמה',
+          createdBy: 'test',
+        })
+      ).document.id;
+
     it('shows one document’s jobs with their states and errors (document_id → subject)', async () => {
-      const documentId = crypto.randomUUID();
+      const documentId = await newDocument();
       const kind = freshKind();
       const ids = await seed(kind, `document:${documentId}`);
       await enqueueJob(s.db.db, {
@@ -126,6 +141,7 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
         await s.call('ceo', 'extraction_status', { document_id: documentId }),
       );
       expect(data.subject).toBe(`document:${documentId}`);
+      expect(data.document).toEqual({ id: documentId, status: 'pending', error: null, page_count: null });
       expect(data.truncated).toBe(false);
       expect(data.kinds).toEqual([expect.objectContaining({ kind, pending: 2, failed: 1, dead: 1 })]);
       const byId = new Map(data.jobs?.map((j) => [j.id, j]));
@@ -149,10 +165,19 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
       expect(same.jobs?.map((j) => j.id).sort()).toEqual(data.jobs?.map((j) => j.id).sort());
     });
 
-    it('is empty for a document without jobs', async () => {
-      const env = await s.call('ceo', 'extraction_status', { document_id: crypto.randomUUID() });
+    it('is empty for a document without jobs, and still shows the document’s status', async () => {
+      const documentId = await newDocument();
+      const env = await s.call('ceo', 'extraction_status', { document_id: documentId });
       expect(env.status).toBe('empty');
       expect(expectOk<StatusData>(env).jobs).toEqual([]);
+      expect(expectOk<StatusData>(env).document).toMatchObject({ id: documentId, status: 'pending' });
+    });
+
+    it('answers not_found for a document that does not exist', async () => {
+      const missing = crypto.randomUUID();
+      const env = await s.call('ceo', 'extraction_status', { document_id: missing });
+      expect(errorCode(env)).toBe('not_found');
+      expect(env.ok ? null : env.error.details).toMatchObject({ document_id: missing });
     });
 
     it('refuses document_id with subject, a malformed document id or kind (invalid_args)', async () => {

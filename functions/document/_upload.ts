@@ -1,0 +1,206 @@
+// The write side shared by document_upload, internal_decision_add and library_add: the content fields,
+// the checks that must run before anything is hashed or decoded, and the one transaction that stores the
+// document and queues its extraction.
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { ToolContext } from '../../src/contract/define.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { stableStringify } from '../../src/contract/hash.ts';
+import type { DocumentCorpus, DocumentRow } from '../../src/db/schema/documents.ts';
+import { jobs } from '../../src/db/schema/jobs.ts';
+import { createDocument, type DocumentMetadata } from '../../src/extract/document.ts';
+import { DOCUMENT_EXTRACT, documentSubject } from '../../src/extract/document_job.ts';
+import {
+  ALIASES,
+  checkBase64Size,
+  checkTextSize,
+  decodeBase64Capped,
+  MAX_ANY_BYTES,
+  MAX_BYTES,
+  textBytesCapped,
+} from '../../src/extract/media.ts';
+import { enqueueJob } from '../../src/jobs/queue.ts';
+import { type DocumentView, documentView } from './_shared.ts';
+
+/**
+ * Schema bounds far above the size caps: an oversize file must be payload_too_large (checked from its
+ * length before it is hashed or decoded), not a schema error. The HTTP body limit is below both anyway.
+ */
+const MAX_BASE64_SCHEMA_CHARS = 64 * 1024 * 1024;
+const MAX_TEXT_SCHEMA_CHARS = 16 * 1024 * 1024;
+
+/** The content fields every upload tool takes: exactly one of text or content_base64. */
+export const contentFields = {
+  text: z
+    .string()
+    .min(1)
+    .max(MAX_TEXT_SCHEMA_CHARS)
+    .optional()
+    .describe(
+      'The document as plain text or Markdown (UTF-8, at most 2 MiB; a form feed separates pages). ' +
+        'Give this or content_base64, not both',
+    ),
+  content_base64: z
+    .string()
+    .min(1)
+    .max(MAX_BASE64_SCHEMA_CHARS)
+    .optional()
+    .describe(
+      'The file, base64-encoded: PDF (≤ 20 MiB), DOCX (≤ 10 MiB), or plain text / Markdown (≤ 2 MiB). ' +
+        'Give this or text, not both',
+    ),
+  media_type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'The content type, if known: application/pdf, application/vnd.openxmlformats-officedocument.' +
+        'wordprocessingml.document, text/plain or text/markdown. The bytes decide; a type that disagrees ' +
+        'with them is refused',
+    ),
+  filename: z.string().trim().min(1).max(300).optional().describe('The original file name, e.g. ערר.pdf'),
+  title: z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .optional()
+    .describe('A short descriptive title (Hebrew is fine); defaults to the file name'),
+};
+
+export interface ContentInput {
+  text?: string | undefined;
+  content_base64?: string | undefined;
+  media_type?: string | undefined;
+  filename?: string | undefined;
+  title?: string | undefined;
+}
+
+const issue = (path: string, message: string, text: string) =>
+  new ToolError('invalid_args', text, { details: { issues: [{ path, message }] } });
+
+/**
+ * The checks that need no I/O, in the order they must run: exactly one content field, then its size from
+ * its length (payload_too_large) — before the kernel hashes the arguments or anything is decoded.
+ */
+export function checkContent(input: ContentInput): void {
+  const given = [input.text, input.content_base64].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    throw issue(
+      given === 0 ? '(arguments)' : 'content_base64',
+      given === 0 ? 'give text or content_base64' : 'give text or content_base64, not both',
+      given === 0 ? 'No content: give text or content_base64' : 'Give text or content_base64, not both',
+    );
+  }
+  if (input.text !== undefined) {
+    checkTextSize(input.text);
+    return;
+  }
+  const declared = input.media_type?.split(';')[0]?.trim().toLowerCase();
+  const type = declared === undefined ? undefined : ALIASES[declared];
+  checkBase64Size(
+    input.content_base64 ?? '',
+    type === undefined || type === 'sniff' ? MAX_ANY_BYTES : MAX_BYTES[type],
+  );
+}
+
+/**
+ * C4: the key is the corpus, the case, the other arguments and the content itself (the kernel hashes keys,
+ * and the audit row keeps a long key as its digest). The metadata is part of it so that the same bytes with
+ * another title are not idempotency_key_reuse but, like any later upload of those bytes, return the first
+ * document (the durable layer: corpus, case, SHA-256). It runs the cheap checks first, so an oversize or
+ * malformed call is refused before anything is hashed.
+ */
+export function contentKey(
+  corpus: DocumentCorpus,
+  caseId: string | undefined,
+  input: ContentInput & Record<string, unknown>,
+): string {
+  checkContent(input);
+  const { text, content_base64, ...rest } = input;
+  const content = text !== undefined ? `text:${text}` : `base64:${content_base64}`;
+  return `${corpus}:${caseId ?? '-'}:${stableStringify(rest)}:${content}`;
+}
+
+/** The bytes of the upload (decoded after the size check); invalid_args for bad base64. */
+export function contentBytes(input: ContentInput): Uint8Array {
+  checkContent(input);
+  return input.text !== undefined
+    ? textBytesCapped(input.text)
+    : decodeBase64Capped(input.content_base64 ?? '');
+}
+
+export interface StoredUpload {
+  document: DocumentView;
+  created: boolean;
+  /** The extraction job (null for a document that was stored without one, e.g. seeded directly). */
+  job_id: string | null;
+  next: string;
+}
+
+/**
+ * In ONE transaction: the document (idempotent on corpus, case and SHA-256 of the bytes) and, only when it
+ * is new, its extraction job (dedupe key = document id). After the commit the queue is kicked.
+ */
+export async function storeUpload(
+  ctx: ToolContext,
+  o: {
+    corpus: DocumentCorpus;
+    caseId: string | null;
+    input: ContentInput;
+    metadata?: Omit<DocumentMetadata, 'title' | 'filename'>;
+  },
+): Promise<StoredUpload> {
+  const bytes = contentBytes(o.input);
+  const { row, created, jobId } = await ctx.db.transaction(async (tx) => {
+    const made = await createDocument(
+      tx,
+      {
+        ...o.metadata,
+        corpus: o.corpus,
+        caseId: o.caseId,
+        bytes,
+        declaredMediaType: o.input.media_type ?? null,
+        filename: o.input.filename ?? null,
+        title: o.input.title ?? o.input.filename ?? 'מסמך ללא כותרת',
+        createdBy: ctx.agent,
+      },
+      { now: ctx.now },
+    );
+    const id = made.document.id;
+    if (made.created) {
+      const job = await enqueueJob(tx, {
+        kind: DOCUMENT_EXTRACT,
+        dedupeKey: id,
+        subject: documentSubject(id),
+        payload: { document_id: id },
+      });
+      return { row: made.document, created: true, jobId: job.id as string | null };
+    }
+    const existing = await tx
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, DOCUMENT_EXTRACT), eq(jobs.dedupeKey, id)))
+      .limit(1);
+    return { row: made.document, created: false, jobId: existing[0]?.id ?? null };
+  });
+  if (created) ctx.jobs.kick();
+  return { document: documentView(row), created, job_id: jobId, next: nextStep(row) };
+}
+
+const nextStep = (row: DocumentRow) =>
+  row.status === 'ready'
+    ? 'The text is extracted: read it with document_text_get or find passages with the search tools.'
+    : row.status === 'failed'
+      ? `Extraction failed: ${row.error ?? 'unknown error'}. Upload a readable copy.`
+      : 'Text extraction runs in the background: poll extraction_status with document_id (or call ' +
+        'extraction_run to do it now), then read the text with document_text_get.';
+
+/** The envelope message of an upload. */
+export const uploadMessage = (u: StoredUpload) =>
+  u.created
+    ? `Document stored (${u.document.media_type}, ${u.document.byte_size} bytes); extraction queued`
+    : `This content was already uploaded; returned the existing document (status ${u.document.status}) ` +
+      'with its metadata unchanged (document_update changes it)';

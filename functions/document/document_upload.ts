@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { caseIdInput, loadLiveCase } from '../case/_shared.ts';
+import { contentFields, contentKey, storeUpload, uploadMessage } from './_upload.ts';
+
+export const document_upload = defineTool({
+  name: 'document_upload',
+  title: 'Upload a case document or a style example',
+  description:
+    'Stores a document and queues the extraction of its text. corpus "case": a document of one appeal ' +
+    '(the appeal, the response, an appraiser’s opinion, a protocol), with case_id. corpus "style": one of ' +
+    'the chair’s past decisions kept as a writing example, without case_id. Send the text (plain text or ' +
+    'Markdown) or the file as content_base64 (PDF, DOCX, TXT, Markdown). Idempotent on the corpus, the case ' +
+    'and the bytes: the same file again returns the first document with created=false and no second ' +
+    'extraction. Returns the document (id, status, media type, size) and the extraction job id. The text is ' +
+    'not readable at once: poll extraction_status with the document_id (or call extraction_run), then read ' +
+    'it with document_text_get or search it with search_case / search_style. For committee decisions use ' +
+    'internal_decision_add; for external rulings library_add.',
+  input: {
+    corpus: z
+      .enum(['case', 'style'])
+      .describe(
+        'case: a document of one appeal (needs case_id); style: the chair’s past decision as an example',
+      ),
+    case_id: caseIdInput.optional().describe('corpus "case" only: the case the document belongs to'),
+    ...contentFields,
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => {
+    checkCorpus(input.corpus, input.case_id);
+    return contentKey(input.corpus, input.case_id, input);
+  },
+  async run({ ctx, input }) {
+    checkCorpus(input.corpus, input.case_id);
+    // C7: a deleted case is not reachable, so it takes no new documents.
+    if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
+    const stored = await storeUpload(ctx, {
+      corpus: input.corpus,
+      caseId: input.case_id ?? null,
+      input,
+    });
+    return ok(stored, uploadMessage(stored));
+  },
+});
+
+function checkCorpus(corpus: 'case' | 'style', caseId: string | undefined): void {
+  if (corpus === 'case' && caseId === undefined) {
+    throw new ToolError('invalid_args', 'corpus "case" needs case_id', {
+      details: { issues: [{ path: 'case_id', message: 'required when corpus is "case"' }] },
+      hint: 'Use case_list to find the case id, or corpus "style" for the chair’s past decisions.',
+    });
+  }
+  if (corpus === 'style' && caseId !== undefined) {
+    throw new ToolError('invalid_args', 'corpus "style" takes no case_id', {
+      details: { issues: [{ path: 'case_id', message: 'not allowed when corpus is "style"' }] },
+      hint: 'Style examples belong to no case; omit case_id, or use corpus "case".',
+    });
+  }
+}

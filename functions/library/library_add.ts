@@ -1,0 +1,37 @@
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { courtField, decisionFields } from '../document/_decision.ts';
+import { contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
+
+export const library_add = defineTool({
+  name: 'library_add',
+  title: 'Add an external ruling to the library',
+  description:
+    'Adds an external ruling (a court judgment, another committee’s decision) to the library corpus, which ' +
+    'search_library searches. Send the text or the file as content_base64 (PDF, DOCX, TXT, Markdown), with ' +
+    'its number, date, court and parties as cited. Idempotent on the bytes: the same file again returns the ' +
+    'first document with created=false. Returns the document and its extraction job; the text is searchable ' +
+    'once extraction_status shows the document ready (or after extraction_run). The committee’s own ' +
+    'decisions go to internal_decision_add.',
+  input: {
+    ...contentFields,
+    ...decisionFields,
+    court: courtField,
+  },
+  mutates: 'write',
+  idempotencyKey: (input) => contentKey('library', undefined, input),
+  async run({ ctx, input }) {
+    const stored = await storeUpload(ctx, {
+      corpus: 'library',
+      caseId: null,
+      input,
+      metadata: {
+        number: input.number ?? null,
+        decisionDate: input.decision_date ?? null,
+        court: input.court ?? null,
+        parties: input.parties ?? null,
+      },
+    });
+    return ok(stored, uploadMessage(stored));
+  },
+});
