@@ -28,6 +28,7 @@ export const document_upload = defineTool({
     ...contentFields,
   },
   mutates: 'write',
+  takesUpload: true,
   idempotencyKey: (input) => {
     checkCorpus(input.corpus, input.case_id);
     return contentKey(input.corpus, input.case_id, input);

@@ -20,6 +20,7 @@ export const internal_decision_add = defineTool({
     committee: committeeField,
   },
   mutates: 'write',
+  takesUpload: true,
   idempotencyKey: (input) => contentKey('internal', undefined, input),
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {

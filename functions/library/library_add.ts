@@ -19,6 +19,7 @@ export const library_add = defineTool({
     court: courtField,
   },
   mutates: 'write',
+  takesUpload: true,
   idempotencyKey: (input) => contentKey('library', undefined, input),
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {
