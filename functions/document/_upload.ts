@@ -9,7 +9,7 @@ import { stableStringify } from '../../src/contract/hash.ts';
 import type { DocumentCorpus, DocumentRow } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { createDocument, type DocumentMetadata } from '../../src/extract/document.ts';
-import { DOCUMENT_EXTRACT, documentSubject } from '../../src/extract/document_job.ts';
+import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../../src/extract/document_job.ts';
 import {
   ALIASES,
   checkBase64Size,
@@ -19,7 +19,6 @@ import {
   MAX_BYTES,
   textBytesCapped,
 } from '../../src/extract/media.ts';
-import { enqueueJob } from '../../src/jobs/queue.ts';
 import { type DocumentView, documentView } from './_shared.ts';
 
 /**
@@ -171,12 +170,7 @@ export async function storeUpload(
     );
     const id = made.document.id;
     if (made.created) {
-      const job = await enqueueJob(tx, {
-        kind: DOCUMENT_EXTRACT,
-        dedupeKey: id,
-        subject: documentSubject(id),
-        payload: { document_id: id },
-      });
+      const job = await enqueueDocumentExtraction(tx, id);
       return { row: made.document, created: true, jobId: job.id as string | null };
     }
     const existing = await tx

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { documents } from '../db/schema/documents.ts';
-import { type JobHandler, PermanentJobError } from '../jobs/queue.ts';
+import { type DbOrTx, enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { extractAndIndexDocument } from './document.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
 
@@ -9,6 +9,15 @@ export const DOCUMENT_EXTRACT = 'document_extract';
 
 /** The subject a document's jobs carry (extraction_status document_id looks them up by it). */
 export const documentSubject = (documentId: string) => `document:${documentId}`;
+
+/** Queues a new document's extraction; run it in the transaction that created the document. */
+export const enqueueDocumentExtraction = (tx: DbOrTx, documentId: string) =>
+  enqueueJob(tx, {
+    kind: DOCUMENT_EXTRACT,
+    dedupeKey: documentId,
+    subject: documentSubject(documentId),
+    payload: { document_id: documentId },
+  });
 
 const MAX_DOCUMENT_ERROR_CHARS = 1_000;
 

@@ -3,7 +3,7 @@
  * WebSocket Pool per request, through the harness proxy to the local PostgreSQL) and Upstash (through
  * the REST bridge to the local Redis), driven by the official MCP client over HTTP.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,6 +15,8 @@ import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+import { createDocument } from '../../src/extract/document.ts';
+import { enqueueDocumentExtraction } from '../../src/extract/document_job.ts';
 import { type Bridges, startBridges } from '../harness/bridges.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
@@ -36,6 +38,7 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
     let persistDir: string | undefined;
     let dbName = '';
     let token = '';
+    let analystToken = '';
     const output: string[] = [];
     const clients: Client[] = [];
 
@@ -45,14 +48,14 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       return dev.url;
     };
 
-    const connect = async (era: 'legacy' | 'modern') => {
+    const connect = async (era: 'legacy' | 'modern', bearer = token) => {
       const client = new Client(
         { name: 'chambers-workers-test', version: '1.0.0' },
         era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
       );
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${url()}/mcp`), {
-          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
         }),
       );
       clients.push(client);
@@ -91,6 +94,7 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       const minter = openPostgres(db.url, { max: 1 });
       try {
         token = await mintToken(minter.db, 'ceo', 'workers test');
+        analystToken = await mintToken(minter.db, 'analyst', 'workers test');
       } finally {
         await minter.close();
       }
@@ -234,6 +238,46 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       expect(output.filter((l) => /after calling end|uncaught|internal error/i.test(l))).toEqual([]);
     });
 
+    it('extracts an uploaded PDF after the kick (waitUntil, no extraction_run): text by page and search', async () => {
+      const ceo = await connect('legacy');
+      const kase = expectOkData<CaseData>(
+        await call(ceo, 'case_create', { case_number: 'ערר 202/26', title: 'שומה — העלאה ב-Worker' }),
+      );
+      const analyst = await connect('legacy', analystToken);
+      const pdf = await readFile(new URL('../fixtures/hebrew/appraisal.pdf', import.meta.url));
+      const uploaded = expectOkData<{ document: { id: string; status: string }; created: boolean }>(
+        await call(analyst, 'document_upload', {
+          corpus: 'case',
+          case_id: kase.case.id,
+          content_base64: pdf.toString('base64'),
+          media_type: 'application/pdf',
+          title: 'חוות דעת שמאי',
+        }),
+      );
+      expect(uploaded.created).toBe(true);
+      const documentId = uploaded.document.id;
+      // The upload's kick drains under waitUntil on its own Neon handle; poll what an agent would see.
+      let status = uploaded.document.status;
+      for (let i = 0; i < 80 && status !== 'ready' && status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        const listed = expectOkData<{ items: { id: string; status: string }[] }>(
+          await call(analyst, 'document_list', { case_id: kase.case.id }),
+        );
+        status = listed.items.find((d) => d.id === documentId)?.status ?? 'missing';
+      }
+      expect(status).toBe('ready');
+      const read = expectOkData<{ pages: { page: number; text: string }[] }>(
+        await call(analyst, 'document_text_get', { document_id: documentId, from_page: 2, to_page: 2 }),
+      );
+      expect(read.pages.map((p) => p.page)).toEqual([2]);
+      expect(read.pages[0]?.text).toContain('עסקאות השוואה');
+      const hits = expectOkData<{ items: { document_id: string; page: number }[] }>(
+        await call(analyst, 'search_case', { case_id: kase.case.id, query: 'עסקאות השוואה' }),
+      );
+      expect(hits.items[0]).toMatchObject({ document_id: documentId, page: 2 });
+      expect(output.filter((l) => /drain failed|uncaught|internal error/i.test(l))).toEqual([]);
+    });
+
     it('drains through /worker/drain with the worker secret only, and releases its pool', async () => {
       const drain = (authorization?: string) =>
         fetch(`${url()}/worker/drain`, {
@@ -264,13 +308,39 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
       expect(open).toBe(0);
     });
 
-    it('runs the Cron Trigger handler (scheduled) without errors', async () => {
+    it('the Cron Trigger (scheduled) drains work that no kick reached', async () => {
+      // A document and its job committed outside any request (as after a lost kick): only the cron drains it.
+      const writer = openPostgres(db?.url ?? '', { max: 1 });
+      let documentId = '';
+      try {
+        await writer.db.transaction(async (tx) => {
+          const made = await createDocument(tx, {
+            corpus: 'style',
+            caseId: null,
+            bytes: new TextEncoder().encode(`החלטה לדוגמה לסגנון ${crypto.randomUUID()}`),
+            createdBy: 'ceo',
+            title: 'דוגמת סגנון',
+          });
+          documentId = made.document.id;
+          await enqueueDocumentExtraction(tx, documentId);
+        });
+      } finally {
+        await writer.close();
+      }
+      const ceo = await connect('legacy');
+      const statusOf = async () =>
+        expectOkData<{ document: { status: string } }>(
+          await call(ceo, 'extraction_status', { document_id: documentId }),
+        ).document.status;
+      expect(await statusOf()).toBe('pending');
       const res = await fetch(`${url()}/__scheduled?cron=${encodeURIComponent('* * * * *')}`);
       expect(res.status).toBe(200);
-      const status = expectOkData<{ kinds: unknown[] }>(
-        await call(await connect('legacy'), 'extraction_status', {}),
-      );
-      expect(status.kinds).toEqual([]);
+      let status = await statusOf();
+      for (let i = 0; i < 80 && status !== 'ready' && status !== 'failed'; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = await statusOf();
+      }
+      expect(status).toBe('ready');
       expect(output.filter((l) => /drain failed|uncaught|internal error/i.test(l))).toEqual([]);
     });
   });
