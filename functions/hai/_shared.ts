@@ -153,7 +153,7 @@ export const termsHash = (t: ContractTerms) =>
 export async function writeContract(
   tx: Db,
   ctx: ToolContext,
-  version: {
+  next: {
     missionId: string;
     version: number;
     terms: ContractTerms;
@@ -164,11 +164,11 @@ export async function writeContract(
     breakGlassMarker?: string | null;
   },
 ): Promise<HaiContractRow> {
-  const { terms, ...row } = version;
+  const { terms, ...columns } = next;
   const [contract] = await tx
     .insert(haiContracts)
     .values({
-      ...row,
+      ...columns,
       goal: terms.goal,
       inScope: terms.inScope,
       outOfScope: terms.outOfScope,
@@ -611,7 +611,7 @@ export async function revokeSessions(
   tx: Db,
   ctx: ToolContext,
   mission: HaiMissionRow,
-  changes: Partial<typeof haiMissions.$inferInsert>,
+  changes: Omit<Partial<typeof haiMissions.$inferInsert>, 'leaseEpoch'>,
   reason: string,
 ): Promise<{ mission: HaiMissionRow; revoked: string[] }> {
   const [updated] = await tx
