@@ -16,6 +16,7 @@ import {
   haiMissions,
   haiMounts,
   haiProjects,
+  haiProposals,
 } from '../../src/db/schema/hai.ts';
 import type { Db } from '../../src/db/types.ts';
 
@@ -145,6 +146,42 @@ export function validContract(
 export const termsHash = (t: ContractTerms) =>
   sha256Hex(stableStringify({ ...t, expiresAt: t.expiresAt.toISOString() }));
 
+/**
+ * Writes one version of a mission's contract from validated terms: v1 from hai_open_mission, the next from
+ * hai_recontract (which also records the owner's reason or the break-glass marker).
+ */
+export async function writeContract(
+  tx: Db,
+  ctx: ToolContext,
+  next: {
+    missionId: string;
+    version: number;
+    terms: ContractTerms;
+    termsSha256: string;
+    createdAt: Date;
+    reason?: string | null;
+    breakGlass?: boolean;
+    breakGlassMarker?: string | null;
+  },
+): Promise<HaiContractRow> {
+  const { terms, ...columns } = next;
+  const [contract] = await tx
+    .insert(haiContracts)
+    .values({
+      ...columns,
+      goal: terms.goal,
+      inScope: terms.inScope,
+      outOfScope: terms.outOfScope,
+      criteria: terms.criteria,
+      expiresAt: terms.expiresAt,
+      maxSessions: terms.maxSessions,
+      createdBy: ctx.agent,
+    })
+    .returning();
+  if (contract === undefined) throw new Error('contract insert returned no row');
+  return contract;
+}
+
 export const normaliseActivity = (s: string) => s.trim().toLowerCase().replace(/\s+/g, ' ');
 
 /** The scope rule: out_of_scope first, then in_scope; a label matches itself and its ":" extensions. */
@@ -201,6 +238,22 @@ export const leaseView = (l: HaiLeaseRow) => ({
   issued_at: l.issuedAt.toISOString(),
   expires_at: l.expiresAt.toISOString(),
 });
+
+/**
+ * The row left by a write that tolerates its key already being taken (on conflict do nothing, or an upsert
+ * that skips an unchanged row): the row the write returned, so this call wrote it, else the row already
+ * stored under that key (`existing`). A retry or a racing duplicate ends with the same row, written: false.
+ */
+export async function writtenOrExisting<R>(
+  write: PromiseLike<R[]>,
+  existing: () => PromiseLike<R[]>,
+  what: string,
+): Promise<{ row: R; written: boolean }> {
+  const returned = await write;
+  const row = returned[0] ?? (await existing())[0];
+  if (row === undefined) throw new Error(`${what} missing after the write`);
+  return { row, written: returned.length > 0 };
+}
 
 // ---------------------------------------------------------------------------------------------- projects
 
@@ -280,6 +333,13 @@ export async function latestArtifact(db: Db, projectId: string, name: string) {
   return rows[0];
 }
 
+/** Joins a next-step proposal to its text: the version of NEXT_STEP.proposed.md it wrote. */
+export const proposalText = and(
+  eq(haiArtifacts.projectId, haiProposals.projectId),
+  eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+  eq(haiArtifacts.version, haiProposals.version),
+);
+
 /** Writes the next version of an artifact; the caller holds the project row lock, so versions never race. */
 export async function writeArtifact(
   tx: Db,
@@ -328,9 +388,10 @@ export async function loadContract(db: Db, missionId: string, version: number): 
   return row;
 }
 
-export function notActive(m: HaiMissionRow, contract?: HaiContractRow, now?: Date): ToolError | null {
+/** Refuses a closed mission, or (given its contract and the time) an expired one: mission_not_active. */
+export function requireActive(m: HaiMissionRow, contract?: HaiContractRow, now?: Date): void {
   if (m.state !== 'active') {
-    return new ToolError(
+    throw new ToolError(
       'mission_not_active',
       `Mission "${m.name}" is ${m.state}; a closed mission is terminal`,
       {
@@ -340,7 +401,7 @@ export function notActive(m: HaiMissionRow, contract?: HaiContractRow, now?: Dat
     );
   }
   if (contract !== undefined && now !== undefined && contract.expiresAt.getTime() <= now.getTime()) {
-    return new ToolError(
+    throw new ToolError(
       'mission_not_active',
       `Mission "${m.name}" expired at ${contract.expiresAt.toISOString()}`,
       {
@@ -349,7 +410,6 @@ export function notActive(m: HaiMissionRow, contract?: HaiContractRow, now?: Dat
       },
     );
   }
-  return null;
 }
 
 /** The device rule: with a project, device_id is required and must be mounted. */
@@ -504,7 +564,7 @@ export async function readLease(
  * slip between this check and the write. The clock is read after the locks: a lease that expired while the
  * call waited or ran is refused here.
  */
-export async function lockLease(
+async function lockLease(
   tx: Db,
   ctx: ToolContext,
   leaseId: string,
@@ -521,17 +581,49 @@ export async function lockLease(
   return { lease, mission };
 }
 
-/** Revokes every live lease of a mission (the caller bumped the epoch under the mission lock). */
-export async function revokeLeases(
+/**
+ * A write bound to a session lease: admitted on the fast path (readLease: the key-value copy and the
+ * mission's epoch), then run in a transaction that locks and judges the lease again where it writes
+ * (lockLease), with the contract the lease works under.
+ */
+export async function writeUnderLease<T>(
+  ctx: ToolContext,
+  leaseId: string,
+  write: (
+    tx: Db,
+    bound: { lease: HaiLeaseRow; mission: HaiMissionRow; contract: HaiContractRow },
+  ) => Promise<T>,
+): Promise<T> {
+  await readLease(ctx, leaseId);
+  return ctx.db.transaction(async (tx) => {
+    const { lease, mission } = await lockLease(tx, ctx, leaseId);
+    const contract = await loadContract(tx, mission.id, lease.contractVersion);
+    return write(tx, { lease, mission, contract });
+  });
+}
+
+/**
+ * Ends every session of a mission: writes `changes` (the new contract version, or the close) together with
+ * the next lease epoch, and revokes the live leases. The caller holds the mission row lock, and drops the
+ * key-value copies (uncacheLeases) once the transaction committed.
+ */
+export async function revokeSessions(
   tx: Db,
   ctx: ToolContext,
-  missionId: string,
+  mission: HaiMissionRow,
+  changes: Omit<Partial<typeof haiMissions.$inferInsert>, 'leaseEpoch'>,
   reason: string,
-): Promise<string[]> {
+): Promise<{ mission: HaiMissionRow; revoked: string[] }> {
+  const [updated] = await tx
+    .update(haiMissions)
+    .set({ ...changes, leaseEpoch: mission.leaseEpoch + 1 })
+    .where(eq(haiMissions.id, mission.id))
+    .returning();
+  if (updated === undefined) throw new Error('mission update returned no row');
   const rows = await tx
     .update(haiLeases)
     .set({ revokedAt: ctx.now(), revokeReason: reason })
-    .where(and(eq(haiLeases.missionId, missionId), sql`${haiLeases.revokedAt} is null`))
+    .where(and(eq(haiLeases.missionId, mission.id), sql`${haiLeases.revokedAt} is null`))
     .returning({ id: haiLeases.id });
-  return rows.map((r) => r.id);
+  return { mission: updated, revoked: rows.map((r) => r.id) };
 }

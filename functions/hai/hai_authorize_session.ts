@@ -11,7 +11,7 @@ import {
   loadContract,
   loadMission,
   missionIdInput,
-  notActive,
+  requireActive,
   requireDevice,
 } from './_shared.ts';
 
@@ -58,8 +58,7 @@ export const hai_authorize_session = defineTool({
       const mission = await loadMission(tx, input.mission_id, 'update');
       const now = ctx.now();
       const contract = await loadContract(tx, mission.id, mission.currentVersion);
-      const inactive = notActive(mission, contract, now);
-      if (inactive !== null) throw inactive;
+      requireActive(mission, contract, now);
       if (input.contract_version !== mission.currentVersion) {
         throw new ToolError(
           'contract_version_mismatch',

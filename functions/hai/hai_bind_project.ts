@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
-import { deviceIdInput, projectIdInput } from './_shared.ts';
+import { deviceIdInput, projectIdInput, writtenOrExisting } from './_shared.ts';
 
 export const hai_bind_project = defineTool({
   name: 'hai_bind_project',
@@ -47,36 +47,35 @@ export const hai_bind_project = defineTool({
         .values({ id: input.project_id, title: input.title ?? null, createdBy: ctx.agent, createdAt: now })
         .onConflictDoNothing()
         .returning({ id: haiProjects.id });
-      const bound = await tx
-        .insert(haiMounts)
-        .values({
-          projectId: input.project_id,
-          deviceId: input.device_id,
-          mountPath: input.mount_path,
-          boundBy: ctx.agent,
-          boundAt: now,
-          reason: gate?.reason ?? '',
-        })
-        .onConflictDoUpdate({
-          target: [haiMounts.projectId, haiMounts.deviceId],
-          set: {
-            mountPath: sql`excluded.mount_path`,
-            boundBy: sql`excluded.bound_by`,
-            boundAt: sql`excluded.bound_at`,
-            reason: sql`excluded.reason`,
-          },
-          where: sql`${haiMounts.mountPath} <> excluded.mount_path`,
-        })
-        .returning();
-      const mount =
-        bound[0] ??
-        (
-          await tx
+      const { row: mount, written: changed } = await writtenOrExisting(
+        tx
+          .insert(haiMounts)
+          .values({
+            projectId: input.project_id,
+            deviceId: input.device_id,
+            mountPath: input.mount_path,
+            boundBy: ctx.agent,
+            boundAt: now,
+            reason: gate?.reason ?? '',
+          })
+          .onConflictDoUpdate({
+            target: [haiMounts.projectId, haiMounts.deviceId],
+            set: {
+              mountPath: sql`excluded.mount_path`,
+              boundBy: sql`excluded.bound_by`,
+              boundAt: sql`excluded.bound_at`,
+              reason: sql`excluded.reason`,
+            },
+            where: sql`${haiMounts.mountPath} <> excluded.mount_path`,
+          })
+          .returning(),
+        () =>
+          tx
             .select()
             .from(haiMounts)
-            .where(and(eq(haiMounts.projectId, input.project_id), eq(haiMounts.deviceId, input.device_id)))
-        )[0];
-      if (mount === undefined) throw new Error('mount row missing after upsert');
+            .where(and(eq(haiMounts.projectId, input.project_id), eq(haiMounts.deviceId, input.device_id))),
+        'mount row',
+      );
       return ok(
         {
           project_id: input.project_id,
@@ -87,9 +86,9 @@ export const hai_bind_project = defineTool({
             bound_by: mount.boundBy,
             bound_at: mount.boundAt.toISOString(),
           },
-          changed: bound.length > 0,
+          changed,
         },
-        bound.length > 0
+        changed
           ? `Project ${input.project_id} bound on device ${input.device_id}`
           : `Project ${input.project_id} was already bound there; nothing changed`,
       );

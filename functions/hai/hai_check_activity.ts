@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { haiActivityChecks } from '../../src/db/schema/hai.ts';
-import { leaseIdInput, loadContract, lockLease, normaliseActivity, readLease, scopeOf } from './_shared.ts';
+import { leaseIdInput, normaliseActivity, scopeOf, writeUnderLease } from './_shared.ts';
 
 export const hai_check_activity = defineTool({
   name: 'hai_check_activity',
@@ -25,12 +25,8 @@ export const hai_check_activity = defineTool({
   mutates: 'write',
   idempotencyKey: (input) => `${input.lease_id}:${normaliseActivity(input.activity)}`,
   async run({ ctx, input }) {
-    // Admission on the fast path; the lock below re-judges the lease where the record is written.
-    await readLease(ctx, input.lease_id);
     const activity = normaliseActivity(input.activity);
-    return ctx.db.transaction(async (tx) => {
-      const { lease, mission } = await lockLease(tx, ctx, input.lease_id);
-      const contract = await loadContract(tx, mission.id, lease.contractVersion);
+    return writeUnderLease(ctx, input.lease_id, async (tx, { lease, contract }) => {
       const verdict = scopeOf(contract, activity);
       await tx
         .insert(haiActivityChecks)

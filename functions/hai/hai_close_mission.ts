@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { haiEvidence, haiMissions } from '../../src/db/schema/hai.ts';
+import { haiEvidence } from '../../src/db/schema/hai.ts';
 import {
   deviceIdInput,
   loadContract,
@@ -11,7 +11,7 @@ import {
   missionIdInput,
   missionView,
   requireDevice,
-  revokeLeases,
+  revokeSessions,
   uncacheLeases,
 } from './_shared.ts';
 
@@ -78,20 +78,19 @@ export const hai_close_mission = defineTool({
           );
         }
       }
-      const [closed] = await tx
-        .update(haiMissions)
-        .set({
+      const { mission: closed, revoked } = await revokeSessions(
+        tx,
+        ctx,
+        mission,
+        {
           state: input.outcome,
-          leaseEpoch: mission.leaseEpoch + 1,
           closedBy: ctx.agent,
           closedAt: ctx.now(),
           closeReason: gate?.reason ?? null,
           closeSummary: input.summary ?? null,
-        })
-        .where(eq(haiMissions.id, mission.id))
-        .returning();
-      if (closed === undefined) throw new Error('mission update returned no row');
-      const revoked = await revokeLeases(tx, ctx, mission.id, `mission ${input.outcome}`);
+        },
+        `mission ${input.outcome}`,
+      );
       return { mission: closed, revoked, created: true };
     });
     await uncacheLeases(ctx, result.revoked);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { latestArtifact, loadProject, projectIdInput } from './_shared.ts';
+import { latestArtifact, loadProject, projectIdInput, proposalText } from './_shared.ts';
 
 export const hai_get_next_step = defineTool({
   name: 'hai_get_next_step',
@@ -19,14 +19,7 @@ export const hai_get_next_step = defineTool({
     const [pending] = await ctx.db
       .select({ proposal: haiProposals, artifact: haiArtifacts })
       .from(haiProposals)
-      .innerJoin(
-        haiArtifacts,
-        and(
-          eq(haiArtifacts.projectId, haiProposals.projectId),
-          eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
-          eq(haiArtifacts.version, haiProposals.version),
-        ),
-      )
+      .innerJoin(haiArtifacts, proposalText)
       .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')));
     const data = {
       project_id: input.project_id,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { haiContracts, haiMissions } from '../../src/db/schema/hai.ts';
+import { haiMissions } from '../../src/db/schema/hai.ts';
 import {
   contractInput,
   contractView,
@@ -13,6 +13,7 @@ import {
   projectIdInput,
   termsHash,
   validContract,
+  writeContract,
 } from './_shared.ts';
 
 export const hai_open_mission = defineTool({
@@ -106,23 +107,13 @@ export const hai_open_mission = defineTool({
           },
         );
       }
-      const [contract] = await tx
-        .insert(haiContracts)
-        .values({
-          missionId: id,
-          version: 1,
-          goal: terms.goal,
-          inScope: terms.inScope,
-          outOfScope: terms.outOfScope,
-          criteria: terms.criteria,
-          expiresAt: terms.expiresAt,
-          maxSessions: terms.maxSessions,
-          createdBy: ctx.agent,
-          createdAt: now,
-          termsSha256,
-        })
-        .returning();
-      if (contract === undefined) throw new Error('contract insert returned no row');
+      const contract = await writeContract(tx, ctx, {
+        missionId: id,
+        version: 1,
+        terms,
+        termsSha256,
+        createdAt: now,
+      });
       return ok(
         { mission: missionView(mission), contract: contractView(contract), created: true },
         `Mission ${mission.name} opened under contract v1`,

@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput } from './_shared.ts';
+import { loadProject, projectIdInput, writtenOrExisting } from './_shared.ts';
 
 export const hai_park = defineTool({
   name: 'hai_park',
@@ -34,28 +34,27 @@ export const hai_park = defineTool({
   async run({ ctx, input }) {
     await loadProject(ctx.db, input.project_id);
     const textSha256 = await sha256Hex(input.text);
-    const inserted = await ctx.db
-      .insert(haiInbox)
-      .values({
-        id: crypto.randomUUID(),
-        projectId: input.project_id,
-        text: input.text,
-        textSha256,
-        source: input.source ?? null,
-        parkedBy: ctx.agent,
-        parkedAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    const row =
-      inserted[0] ??
-      (
-        await ctx.db
+    const { row, written } = await writtenOrExisting(
+      ctx.db
+        .insert(haiInbox)
+        .values({
+          id: crypto.randomUUID(),
+          projectId: input.project_id,
+          text: input.text,
+          textSha256,
+          source: input.source ?? null,
+          parkedBy: ctx.agent,
+          parkedAt: ctx.now(),
+        })
+        .onConflictDoNothing()
+        .returning(),
+      () =>
+        ctx.db
           .select()
           .from(haiInbox)
-          .where(and(eq(haiInbox.projectId, input.project_id), eq(haiInbox.textSha256, textSha256)))
-      )[0];
-    if (row === undefined) throw new Error('inbox row missing after insert');
+          .where(and(eq(haiInbox.projectId, input.project_id), eq(haiInbox.textSha256, textSha256))),
+      'inbox row',
+    );
     return ok(
       {
         item: {
@@ -66,9 +65,9 @@ export const hai_park = defineTool({
           parked_by: row.parkedBy,
           parked_at: row.parkedAt.toISOString(),
         },
-        created: inserted.length > 0,
+        created: written,
       },
-      inserted.length > 0 ? 'Parked in the inbox' : 'Already in the inbox',
+      written ? 'Parked in the inbox' : 'Already in the inbox',
     );
   },
 });

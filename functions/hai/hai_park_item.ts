@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiParkedItems } from '../../src/db/schema/hai.ts';
-import { loadMission, missionIdInput, notActive } from './_shared.ts';
+import { loadMission, missionIdInput, requireActive, writtenOrExisting } from './_shared.ts';
 
 export const hai_park_item = defineTool({
   name: 'hai_park_item',
@@ -28,31 +28,29 @@ export const hai_park_item = defineTool({
   idempotencyKey: (input) => `${input.mission_id}:${input.item}`,
   async run({ ctx, input }) {
     const mission = await loadMission(ctx.db, input.mission_id);
-    const inactive = notActive(mission);
-    if (inactive !== null) throw inactive;
+    requireActive(mission);
     const itemSha256 = await sha256Hex(input.item);
-    const inserted = await ctx.db
-      .insert(haiParkedItems)
-      .values({
-        id: crypto.randomUUID(),
-        missionId: mission.id,
-        item: input.item,
-        itemSha256,
-        rationale: input.rationale,
-        parkedBy: ctx.agent,
-        parkedAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    const row =
-      inserted[0] ??
-      (
-        await ctx.db
+    const { row, written } = await writtenOrExisting(
+      ctx.db
+        .insert(haiParkedItems)
+        .values({
+          id: crypto.randomUUID(),
+          missionId: mission.id,
+          item: input.item,
+          itemSha256,
+          rationale: input.rationale,
+          parkedBy: ctx.agent,
+          parkedAt: ctx.now(),
+        })
+        .onConflictDoNothing()
+        .returning(),
+      () =>
+        ctx.db
           .select()
           .from(haiParkedItems)
-          .where(and(eq(haiParkedItems.missionId, mission.id), eq(haiParkedItems.itemSha256, itemSha256)))
-      )[0];
-    if (row === undefined) throw new Error('parked item missing after insert');
+          .where(and(eq(haiParkedItems.missionId, mission.id), eq(haiParkedItems.itemSha256, itemSha256))),
+      'parked item',
+    );
     return ok(
       {
         parked: {
@@ -64,9 +62,9 @@ export const hai_park_item = defineTool({
           parked_at: row.parkedAt.toISOString(),
           execution_right: false,
         },
-        created: inserted.length > 0,
+        created: written,
       },
-      inserted.length > 0 ? 'Item parked (no execution right)' : 'This item was already parked',
+      written ? 'Item parked (no execution right)' : 'This item was already parked',
     );
   },
 });

@@ -5,7 +5,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
-import { deviceIdInput, leaseIdInput, loadContract, lockLease, readLease, requireDevice } from './_shared.ts';
+import { deviceIdInput, leaseIdInput, requireDevice, writeUnderLease, writtenOrExisting } from './_shared.ts';
 
 export const hai_proof = defineTool({
   name: 'hai_proof',
@@ -44,8 +44,6 @@ export const hai_proof = defineTool({
   idempotencyKey: (input) =>
     `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
   async run({ ctx, input }) {
-    // Admission on the fast path (KV copy + the mission's epoch); the lock below re-judges where it writes.
-    await readLease(ctx, input.lease_id);
     const proofSha256 = await sha256Hex(
       stableStringify([
         input.criterion_id,
@@ -55,9 +53,7 @@ export const hai_proof = defineTool({
         input.device_id ?? null,
       ]),
     );
-    return ctx.db.transaction(async (tx) => {
-      const { lease, mission } = await lockLease(tx, ctx, input.lease_id);
-      const contract = await loadContract(tx, mission.id, lease.contractVersion);
+    return writeUnderLease(ctx, input.lease_id, async (tx, { lease, mission, contract }) => {
       const criterion = contract.criteria.find((c) => c.id === input.criterion_id);
       if (criterion === undefined) {
         throw new ToolError(
@@ -70,33 +66,32 @@ export const hai_proof = defineTool({
         );
       }
       await requireDevice(tx, mission.projectId, input.device_id);
-      const inserted = await tx
-        .insert(haiEvidence)
-        .values({
-          id: crypto.randomUUID(),
-          missionId: mission.id,
-          contractVersion: contract.version,
-          criterionId: criterion.id,
-          leaseId: lease.id,
-          checked: input.checked,
-          result: input.result,
-          evidence: input.evidence ?? null,
-          deviceId: input.device_id ?? null,
-          recordedBy: ctx.agent,
-          recordedAt: ctx.now(),
-          proofSha256,
-        })
-        .onConflictDoNothing()
-        .returning();
-      const row =
-        inserted[0] ??
-        (
-          await tx
+      const { row, written } = await writtenOrExisting(
+        tx
+          .insert(haiEvidence)
+          .values({
+            id: crypto.randomUUID(),
+            missionId: mission.id,
+            contractVersion: contract.version,
+            criterionId: criterion.id,
+            leaseId: lease.id,
+            checked: input.checked,
+            result: input.result,
+            evidence: input.evidence ?? null,
+            deviceId: input.device_id ?? null,
+            recordedBy: ctx.agent,
+            recordedAt: ctx.now(),
+            proofSha256,
+          })
+          .onConflictDoNothing()
+          .returning(),
+        () =>
+          tx
             .select()
             .from(haiEvidence)
-            .where(and(eq(haiEvidence.leaseId, lease.id), eq(haiEvidence.proofSha256, proofSha256)))
-        )[0];
-      if (row === undefined) throw new Error('evidence row missing after insert');
+            .where(and(eq(haiEvidence.leaseId, lease.id), eq(haiEvidence.proofSha256, proofSha256))),
+        'evidence row',
+      );
       return ok(
         {
           proof: {
@@ -111,9 +106,9 @@ export const hai_proof = defineTool({
             recorded_by: row.recordedBy,
             recorded_at: row.recordedAt.toISOString(),
           },
-          created: inserted.length > 0,
+          created: written,
         },
-        inserted.length > 0
+        written
           ? `Evidence for ${criterion.id} recorded (${row.result})`
           : 'This evidence was already recorded',
       );

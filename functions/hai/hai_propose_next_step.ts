@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, writeArtifact } from './_shared.ts';
+import { loadProject, projectIdInput, proposalText, writeArtifact } from './_shared.ts';
 
 export const hai_propose_next_step = defineTool({
   name: 'hai_propose_next_step',
@@ -32,14 +32,7 @@ export const hai_propose_next_step = defineTool({
       const [latest] = await tx
         .select({ proposal: haiProposals, sha256: haiArtifacts.sha256 })
         .from(haiProposals)
-        .innerJoin(
-          haiArtifacts,
-          and(
-            eq(haiArtifacts.projectId, haiProposals.projectId),
-            eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
-            eq(haiArtifacts.version, haiProposals.version),
-          ),
-        )
+        .innerJoin(haiArtifacts, proposalText)
         .where(eq(haiProposals.projectId, input.project_id))
         .orderBy(desc(haiProposals.version))
         .limit(1);

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { haiContracts, haiMissions } from '../../src/db/schema/hai.ts';
 import {
   contractInput,
   contractView,
@@ -11,11 +9,12 @@ import {
   loadMission,
   missionIdInput,
   missionView,
-  notActive,
-  revokeLeases,
+  requireActive,
+  revokeSessions,
   termsHash,
   uncacheLeases,
   validContract,
+  writeContract,
 } from './_shared.ts';
 
 export const hai_recontract = defineTool({
@@ -79,8 +78,7 @@ export const hai_recontract = defineTool({
           return { mission, contract: written, revoked: [] as string[], created: false };
         }
       }
-      const inactive = notActive(mission);
-      if (inactive !== null) throw inactive;
+      requireActive(mission);
       if (mission.currentVersion !== input.expected_version) {
         throw new ToolError(
           'contract_version_mismatch',
@@ -94,33 +92,23 @@ export const hai_recontract = defineTool({
           },
         );
       }
-      const [contract] = await tx
-        .insert(haiContracts)
-        .values({
-          missionId: mission.id,
-          version: next,
-          goal: terms.goal,
-          inScope: terms.inScope,
-          outOfScope: terms.outOfScope,
-          criteria: terms.criteria,
-          expiresAt: terms.expiresAt,
-          maxSessions: terms.maxSessions,
-          createdBy: ctx.agent,
-          createdAt: now,
-          reason: gate?.reason ?? null,
-          breakGlass: input.break_glass === true,
-          breakGlassMarker: input.break_glass_marker ?? null,
-          termsSha256,
-        })
-        .returning();
-      if (contract === undefined) throw new Error('contract insert returned no row');
-      const [updated] = await tx
-        .update(haiMissions)
-        .set({ currentVersion: next, leaseEpoch: mission.leaseEpoch + 1 })
-        .where(eq(haiMissions.id, mission.id))
-        .returning();
-      if (updated === undefined) throw new Error('mission update returned no row');
-      const revoked = await revokeLeases(tx, ctx, mission.id, `recontract to v${next}`);
+      const contract = await writeContract(tx, ctx, {
+        missionId: mission.id,
+        version: next,
+        terms,
+        termsSha256,
+        createdAt: now,
+        reason: gate?.reason ?? null,
+        breakGlass: input.break_glass === true,
+        breakGlassMarker: input.break_glass_marker ?? null,
+      });
+      const { mission: updated, revoked } = await revokeSessions(
+        tx,
+        ctx,
+        mission,
+        { currentVersion: next },
+        `recontract to v${next}`,
+      );
       return { mission: updated, contract, revoked, created: true };
     });
     await uncacheLeases(ctx, result.revoked);

@@ -1,9 +1,12 @@
 // Shared fixtures of the hai test suites: servers per stack with a movable clock, a project bound on a
-// device, missions with a valid finite contract, sessions, and agents with a grant taken away.
+// device, missions with a valid finite contract, sessions, the calls most tests make on the way (recontract,
+// abandon, proof), a held mission row, and agents with a grant taken away.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName, AgentRegistry } from '../../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../../src/agents/load-node.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
+import * as schema from '../../../src/db/schema/hai.ts';
 import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';
 import { describeWithService } from '../../harness/services.ts';
 
@@ -140,6 +143,20 @@ export interface MissionData {
 export const DEVICE = 'dev-1';
 
 /**
+ * The arguments of hai_open_mission: a fresh name, a title and the default contract, on `projectId` (null:
+ * a mission without a project), with `over` replacing any of them.
+ */
+export function missionArgs(clock: Clock, projectId: string | null, over: Record<string, unknown> = {}) {
+  return {
+    name: uniq('m'),
+    title: 'Appeal 1024/25 — analysis',
+    ...(projectId === null ? {} : { project_id: projectId }),
+    ...contract(clock),
+    ...over,
+  };
+}
+
+/**
  * Opens a mission (ceo) with the default contract plus `over`: on a fresh project bound on DEVICE unless
  * `projectId` is given (null: a mission without a project — only one can be active per server).
  */
@@ -150,12 +167,7 @@ export async function openMission(
 ): Promise<MissionData> {
   if (projectId === undefined) projectId = await bindProject(env.s, DEVICE);
   return expectOk<MissionData>(
-    await env.s.call('ceo', 'hai_open_mission', {
-      name: uniq('m'),
-      title: 'Appeal 1024/25 — analysis',
-      ...(projectId === null ? {} : { project_id: projectId }),
-      ...contract(env.clock, over),
-    }),
+    await env.s.call('ceo', 'hai_open_mission', missionArgs(env.clock, projectId, over)),
   );
 }
 
@@ -188,6 +200,128 @@ export async function lease(
   args: Record<string, unknown> = {},
 ): Promise<LeaseData['lease']> {
   return expectOk<LeaseData>(await authorize(env, agent, missionId, args)).lease;
+}
+
+export interface RecontractData {
+  mission: { contract_version: number; lease_epoch: number };
+  contract: { version: number; goal: string; break_glass: boolean };
+  revoked_leases: string[];
+  created: boolean;
+}
+
+/** Replaces contract v1 (ceo, with the owner's ack) by the default contract plus `over`: every lease is revoked. */
+export async function recontract(
+  env: HaiEnv,
+  missionId: string,
+  over: Record<string, unknown> = {},
+): Promise<RecontractData> {
+  return expectOk<RecontractData>(
+    await env.s.call('ceo', 'hai_recontract', {
+      mission_id: missionId,
+      expected_version: 1,
+      ...contract(env.clock, over),
+      ...gate,
+    }),
+  );
+}
+
+/** Asks to close a mission (ceo) with `outcome`, from DEVICE unless `args` says otherwise. */
+export function closeMission(
+  env: HaiEnv,
+  missionId: string,
+  outcome: string,
+  args: Record<string, unknown> = {},
+): Promise<Envelope> {
+  return env.s.call('ceo', 'hai_close_mission', {
+    mission_id: missionId,
+    outcome,
+    device_id: DEVICE,
+    ...args,
+  });
+}
+
+/** Closes a mission as abandoned (with the owner's ack): terminal, every lease revoked. */
+export async function abandonMission(env: HaiEnv, missionId: string): Promise<void> {
+  expectOk(await closeMission(env, missionId, 'abandoned', gate));
+}
+
+/** Records evidence under `leaseId`: criterion facts-mapped passes, checked "c", from DEVICE — unless `args` says otherwise. */
+export function prove(
+  env: HaiEnv,
+  agent: AgentName,
+  leaseId: string,
+  args: Record<string, unknown> = {},
+): Promise<Envelope> {
+  return env.s.call(agent, 'hai_proof', {
+    lease_id: leaseId,
+    criterion_id: 'facts-mapped',
+    checked: 'c',
+    result: 'pass',
+    device_id: DEVICE,
+    ...args,
+  });
+}
+
+/** Every hai table by a short name: what the gate matrix counts and the retry tests snapshot. */
+export const HAI_TABLES = {
+  projects: schema.haiProjects,
+  mounts: schema.haiMounts,
+  artifacts: schema.haiArtifacts,
+  inbox: schema.haiInbox,
+  lanes: schema.haiLanes,
+  proposals: schema.haiProposals,
+  checkpoints: schema.haiCheckpoints,
+  missions: schema.haiMissions,
+  contracts: schema.haiContracts,
+  leases: schema.haiLeases,
+  activity: schema.haiActivityChecks,
+  evidence: schema.haiEvidence,
+  parked: schema.haiParkedItems,
+};
+
+export interface HeldMissionRow {
+  /** The holding connection, inside its transaction (for statements the test runs while it holds the row). */
+  client: pg.Client;
+  /** Resolves once a statement of the database waits on a lock: the call under test reached the held row. */
+  untilWaiting(): Promise<void>;
+  /** Commits the holding transaction, letting the waiting call go on. */
+  commit(): Promise<void>;
+  /** Closes the connection (rolling back what is not committed); call it in `finally`. */
+  end(): Promise<void>;
+}
+
+/**
+ * A second connection that holds a mission row FOR UPDATE, so a call can be made to wait on it. Needs the
+ * local PostgreSQL (PGlite has a single connection).
+ */
+export async function holdMissionRow(env: HaiEnv, missionId: string): Promise<HeldMissionRow> {
+  const url = (env.s.db as { url?: string }).url;
+  if (url === undefined) throw new Error('the postgres test database has a url');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query('select id from hai_missions where id = $1 for update', [missionId]);
+  } catch (e) {
+    await client.end();
+    throw e;
+  }
+  return {
+    client,
+    async untilWaiting() {
+      for (;;) {
+        const { rows } = await client.query<{ n: number }>(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        );
+        if ((rows[0]?.n ?? 0) > 0) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async commit() {
+      await client.query('commit');
+    },
+    end: () => client.end(),
+  };
 }
 
 /**

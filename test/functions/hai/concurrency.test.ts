@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import { haiEvidence, haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { contract, DEVICE, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
+import { authorize, contract, forEachStack, gate, LEASE_STACKS, lease, openMission, prove } from './_hai.ts';
 
 const agents = ['analyst', 'researcher', 'writer', 'qa'] as const;
 
@@ -16,10 +16,7 @@ forEachStack('hai_authorize_session under concurrency', LEASE_STACKS, (env) => {
     // One client per agent; the calls go out together.
     const results: Envelope[] = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        e.s.call(agents[i % agents.length] as (typeof agents)[number], 'hai_authorize_session', {
-          mission_id: m.mission.id,
-          contract_version: 1,
-          device_id: 'dev-1',
+        authorize(e, agents[i % agents.length] as (typeof agents)[number], m.mission.id, {
           harness_id: `run-${i}`,
         }),
       ),
@@ -38,14 +35,7 @@ forEachStack('hai_authorize_session under concurrency', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e, undefined, { max_sessions: 2 });
     const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        e.s.call('analyst', 'hai_authorize_session', {
-          mission_id: m.mission.id,
-          contract_version: 1,
-          device_id: 'dev-1',
-          harness_id: 'same',
-        }),
-      ),
+      Array.from({ length: 50 }, () => authorize(e, 'analyst', m.mission.id, { harness_id: 'same' })),
     );
     const ids = new Set(
       results
@@ -69,13 +59,7 @@ forEachStack('hai_authorize_session under concurrency', LEASE_STACKS, (env) => {
       const id = (leases[k] as { lease_id: string }).lease_id;
       return i % 4 < 2
         ? e.s.call(agentOf[k] as 'analyst', 'hai_check_activity', { lease_id: id, activity: `analysis:${i}` })
-        : e.s.call(agentOf[k] as 'analyst', 'hai_proof', {
-            lease_id: id,
-            criterion_id: 'facts-mapped',
-            checked: `check ${i}`,
-            result: 'pass',
-            device_id: DEVICE,
-          });
+        : prove(e, agentOf[k] as 'analyst', id, { checked: `check ${i}` });
     });
     const recontract = e.s.call('ceo', 'hai_recontract', {
       mission_id: m.mission.id,

@@ -1,20 +1,25 @@
 // One test per error code the hai tools produce: the smallest call that yields it, with its details and
 // recovery hint, and nothing written by the refused call.
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import type { errorCatalogue } from '../../../src/contract/errors.ts';
 import { expectOk } from '../../harness/server.ts';
 import {
+  abandonMission,
+  authorize,
   bindProject,
   contract,
   criteria,
   DEVICE,
   forEachStack,
   gate,
+  holdMissionRow,
   LEASE_STACKS,
   lease,
+  missionArgs,
   openMission,
+  prove,
+  recontract,
   uniq,
 } from './_hai.ts';
 
@@ -50,7 +55,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
       ['analyst', 'hai_checkpoint', { project_id: unknown, label: 'l', summary: 's' }],
       ['ceo', 'hai_status', { project_id: unknown }],
       ['ceo', 'hai_recover', { project_id: unknown }],
-      ['ceo', 'hai_open_mission', { name: 'm', title: 't', project_id: unknown, ...contract(env().clock) }],
+      ['ceo', 'hai_open_mission', missionArgs(env().clock, unknown)],
     ] as const) {
       const err = refused(await s.call(agent, tool, args), 'missing_project');
       expect(err.details, tool).toEqual({ project_id: unknown });
@@ -89,11 +94,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
   it('invalid_args: a contract without criteria, an unknown argument', async () => {
     const e = env();
     const err = refused(
-      await e.s.call('ceo', 'hai_open_mission', {
-        name: 'x',
-        title: 't',
-        ...contract(e.clock, { criteria: [] }),
-      }),
+      await e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, null, { criteria: [] })),
       'invalid_args',
     );
     expect(JSON.stringify(err.details)).toContain('criteria');
@@ -104,12 +105,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
     const e = env();
     const m = await openMission(e);
     const err = refused(
-      await e.s.call('ceo', 'hai_open_mission', {
-        name: uniq('m'),
-        title: 't',
-        project_id: m.mission.project_id,
-        ...contract(e.clock),
-      }),
+      await e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, m.mission.project_id)),
       'active_mission_exists',
     );
     expect(err.details).toMatchObject({ active_mission_id: m.mission.id });
@@ -118,44 +114,16 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
   it('mission_not_active: authorizing on a closed mission', async () => {
     const e = env();
     const m = await openMission(e);
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
-    const err = refused(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: DEVICE,
-      }),
-      'mission_not_active',
-    );
+    await abandonMission(e, m.mission.id);
+    const err = refused(await authorize(e, 'analyst', m.mission.id), 'mission_not_active');
     expect(err.details).toMatchObject({ state: 'abandoned' });
   });
 
   it('contract_version_mismatch: a stale contract version', async () => {
     const e = env();
     const m = await openMission(e);
-    expectOk(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock),
-        ...gate,
-      }),
-    );
-    const err = refused(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: DEVICE,
-      }),
-      'contract_version_mismatch',
-    );
+    await recontract(e, m.mission.id);
+    const err = refused(await authorize(e, 'analyst', m.mission.id), 'contract_version_mismatch');
     expect(err.details).toMatchObject({ current_version: 2, given_version: 1 });
     // A recontract that names a version the mission is not at.
     const stale = refused(
@@ -180,30 +148,14 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
       'lease_expired',
     );
     expect(err.details).toMatchObject({ lease_id: l.lease_id, expired_at: l.expires_at });
-    refused(
-      await e.s.call('analyst', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'c',
-        result: 'pass',
-        device_id: DEVICE,
-      }),
-      'lease_expired',
-    );
+    refused(await prove(e, 'analyst', l.lease_id), 'lease_expired');
   });
 
   it('lease_revoked: a lease after a recontract', async () => {
     const e = env();
     const m = await openMission(e);
     const l = await lease(e, 'analyst', m.mission.id);
-    expectOk(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock),
-        ...gate,
-      }),
-    );
+    await recontract(e, m.mission.id);
     const err = refused(
       await e.s.call('analyst', 'hai_check_activity', { lease_id: l.lease_id, activity: 'analysis' }),
       'lease_revoked',
@@ -231,14 +183,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
     const e = env();
     const m = await openMission(e, undefined, { max_sessions: 1 });
     await lease(e, 'analyst', m.mission.id);
-    const err = refused(
-      await e.s.call('writer', 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: DEVICE,
-      }),
-      'parallel_session_denied',
-    );
+    const err = refused(await authorize(e, 'writer', m.mission.id), 'parallel_session_denied');
     expect(err.details).toMatchObject({ max_sessions: 1, live_sessions: 1 });
   });
 
@@ -246,11 +191,7 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
     const e = env();
     const m = await openMission(e);
     const err = refused(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: 'other',
-      }),
+      await authorize(e, 'analyst', m.mission.id, { device_id: 'other' }),
       'device_mount_required',
     );
     expect(err.details).toEqual({ project_id: m.mission.project_id, device_id: 'other' });
@@ -258,26 +199,11 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
 
   it('not_found: an unknown mission, lease or criterion', async () => {
     const e = env();
-    refused(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: crypto.randomUUID(),
-        contract_version: 1,
-      }),
-      'not_found',
-    );
+    refused(await authorize(e, 'analyst', crypto.randomUUID(), { device_id: undefined }), 'not_found');
     refused(await e.s.call('analyst', 'hai_get_contract', { lease_id: crypto.randomUUID() }), 'not_found');
     const m = await openMission(e);
     const l = await lease(e, 'analyst', m.mission.id);
-    const err = refused(
-      await e.s.call('analyst', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'nope',
-        checked: 'c',
-        result: 'pass',
-        device_id: DEVICE,
-      }),
-      'not_found',
-    );
+    const err = refused(await prove(e, 'analyst', l.lease_id, { criterion_id: 'nope' }), 'not_found');
     expect(err.details).toEqual({ criterion_id: 'nope', criteria: criteria.map((c) => c.id) });
   });
 
@@ -307,26 +233,16 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
       'idempotency_key_reuse',
     );
     const name = uniq('m');
-    expectOk(
-      await e.s.call('ceo', 'hai_open_mission', { name, title: 't', project_id: p, ...contract(e.clock) }),
-    );
+    expectOk(await e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, p, { name })));
     refused(
-      await e.s.call('ceo', 'hai_open_mission', {
-        name,
-        title: 'other title',
-        project_id: p,
-        ...contract(e.clock),
-      }),
+      await e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, p, { name, title: 'other title' })),
       'idempotency_key_reuse',
     );
   });
 
   it('tool_not_granted: a governance tool outside the agent’s grants', async () => {
     const e = env();
-    refused(
-      await e.s.call('analyst', 'hai_open_mission', { name: 'x', title: 't', ...contract(e.clock) }),
-      'tool_not_granted',
-    );
+    refused(await e.s.call('analyst', 'hai_open_mission', missionArgs(e.clock, null)), 'tool_not_granted');
     refused(
       await e.s.call('ceo', 'hai_proof', {
         lease_id: crypto.randomUUID(),
@@ -343,24 +259,12 @@ forEachStack('hai error codes', LEASE_STACKS, (env, stack) => {
     it('in_progress: the same authorize while the first is still running', async () => {
       const e = env();
       const m = await openMission(e);
-      const url = (e.s.db as { url?: string }).url;
-      if (url === undefined) throw new Error('the postgres test database has a url');
-      const holder = new pg.Client({ connectionString: url });
-      await holder.connect();
+      const holder = await holdMissionRow(e, m.mission.id);
       try {
-        await holder.query('begin');
-        await holder.query('select id from hai_missions where id = $1 for update', [m.mission.id]);
-        const args = { mission_id: m.mission.id, contract_version: 1, device_id: DEVICE };
-        const first = e.s.call('analyst', 'hai_authorize_session', args);
-        for (;;) {
-          const { rows } = await holder.query<{ n: number }>(
-            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          );
-          if ((rows[0]?.n ?? 0) > 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        refused(await e.s.call('analyst', 'hai_authorize_session', args), 'in_progress');
-        await holder.query('commit');
+        const first = authorize(e, 'analyst', m.mission.id);
+        await holder.untilWaiting();
+        refused(await authorize(e, 'analyst', m.mission.id), 'in_progress');
+        await holder.commit();
         expectOk(await first);
       } finally {
         await holder.end();

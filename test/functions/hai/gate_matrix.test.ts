@@ -8,44 +8,41 @@ import type { Db } from '../../../src/db/types.ts';
 import { auditMark } from '../../harness/rows.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
+  abandonMission,
+  authorize,
   bindProject,
+  closeMission,
   contract,
   criteria,
   DEVICE,
   forEachStack,
   gate,
+  HAI_TABLES,
   LEASE_STACKS,
   lease,
   leaseOf,
+  missionArgs,
   openMission,
+  prove,
+  recontract,
   uniq,
 } from './_hai.ts';
 
 const counts = async (db: Db) => {
   const out: Record<string, number> = {};
-  for (const [name, t] of Object.entries({
-    projects: schema.haiProjects,
-    mounts: schema.haiMounts,
-    artifacts: schema.haiArtifacts,
-    inbox: schema.haiInbox,
-    lanes: schema.haiLanes,
-    proposals: schema.haiProposals,
-    checkpoints: schema.haiCheckpoints,
-    missions: schema.haiMissions,
-    contracts: schema.haiContracts,
-    leases: schema.haiLeases,
-    activity: schema.haiActivityChecks,
-    evidence: schema.haiEvidence,
-    parked: schema.haiParkedItems,
-  })) {
-    out[name] = (await db.select().from(t)).length;
-  }
+  for (const [name, t] of Object.entries(HAI_TABLES)) out[name] = (await db.select().from(t)).length;
   return out;
 };
 
-/** What changed between two counts, as { table: delta }. */
-const delta = (a: Record<string, number>, b: Record<string, number>) =>
-  Object.fromEntries(Object.keys(b).flatMap((k) => (b[k] === a[k] ? [] : [[k, (b[k] ?? 0) - (a[k] ?? 0)]])));
+/** Runs `action` and says which hai tables it changed, as { table: row delta } ({} when none). */
+async function tableChanges(db: Db, action: () => Promise<unknown>): Promise<Record<string, number>> {
+  const a = await counts(db);
+  await action();
+  const b = await counts(db);
+  return Object.fromEntries(
+    Object.keys(b).flatMap((k) => (b[k] === a[k] ? [] : [[k, (b[k] ?? 0) - (a[k] ?? 0)]])),
+  );
+}
 
 forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
   it('hai_health: no gate, no mutation (any granted agent, no audit row)', async () => {
@@ -61,34 +58,38 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
   it('hai_status: no gate, no mutation', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    for (const agent of ['ceo', 'analyst', 'qa'] as const)
-      expectOk(await s.call(agent, 'hai_status', { project_id: p }));
-    expect(delta(before, await counts(s.db.db))).toEqual({});
+    const changed = await tableChanges(s.db.db, async () => {
+      for (const agent of ['ceo', 'analyst', 'qa'] as const)
+        expectOk(await s.call(agent, 'hai_status', { project_id: p }));
+    });
+    expect(changed).toEqual({});
   });
 
   it('hai_get_next_step: no gate, no mutation', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    expect((await s.call('writer', 'hai_get_next_step', { project_id: p })).status).toBe('empty');
-    expect(delta(before, await counts(s.db.db))).toEqual({});
+    const changed = await tableChanges(s.db.db, async () => {
+      expect((await s.call('writer', 'hai_get_next_step', { project_id: p })).status).toBe('empty');
+    });
+    expect(changed).toEqual({});
   });
 
   it('hai_read_artifacts: no gate, no mutation', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    expect((await s.call('researcher', 'hai_read_artifacts', { project_id: p })).status).toBe('empty');
-    expect(delta(before, await counts(s.db.db))).toEqual({});
+    const changed = await tableChanges(s.db.db, async () => {
+      expect((await s.call('researcher', 'hai_read_artifacts', { project_id: p })).status).toBe('empty');
+    });
+    expect(changed).toEqual({});
   });
 
   it('hai_park: changes the inbox only, no gate', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    expectOk(await s.call('qa', 'hai_park', { project_id: p, text: 'Check the 2018 permit later' }));
-    expect(delta(before, await counts(s.db.db))).toEqual({ inbox: 1 });
+    const changed = await tableChanges(s.db.db, async () =>
+      expectOk(await s.call('qa', 'hai_park', { project_id: p, text: 'Check the 2018 permit later' })),
+    );
+    expect(changed).toEqual({ inbox: 1 });
   });
 
   it('hai_set_focus: at most two active lanes (max_active_lanes), parking frees a slot', async () => {
@@ -111,9 +112,12 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
   it('hai_propose_next_step: writes NEXT_STEP.proposed.md only, no gate; NEXT_STEP.md untouched', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    expectOk(await s.call('analyst', 'hai_propose_next_step', { project_id: p, content: 'Map the claims' }));
-    expect(delta(before, await counts(s.db.db))).toEqual({ artifacts: 1, proposals: 1 });
+    const changed = await tableChanges(s.db.db, async () =>
+      expectOk(
+        await s.call('analyst', 'hai_propose_next_step', { project_id: p, content: 'Map the claims' }),
+      ),
+    );
+    expect(changed).toEqual({ artifacts: 1, proposals: 1 });
     const names = await s.db.db
       .select({ name: schema.haiArtifacts.name })
       .from(schema.haiArtifacts)
@@ -147,24 +151,30 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
   it('hai_checkpoint: changes history only, no gate', async () => {
     const { s } = env();
     const p = await bindProject(s);
-    const before = await counts(s.db.db);
-    expectOk(
-      await s.call('writer', 'hai_checkpoint', { project_id: p, label: 'c1', summary: 'Background drafted' }),
+    const changed = await tableChanges(s.db.db, async () =>
+      expectOk(
+        await s.call('writer', 'hai_checkpoint', {
+          project_id: p,
+          label: 'c1',
+          summary: 'Background drafted',
+        }),
+      ),
     );
-    expect(delta(before, await counts(s.db.db))).toEqual({ checkpoints: 1 });
+    expect(changed).toEqual({ checkpoints: 1 });
   });
 
   it('hai_recover: reads and advises, changes nothing', async () => {
     const e = env();
     const m = await openMission(e);
     await lease(e, 'analyst', m.mission.id);
-    const before = await counts(e.s.db.db);
     const audit = await auditMark(e.s.db.db);
-    const advice = expectOk<{ advice: { kind: string }[] }>(
-      await e.s.call('ceo', 'hai_recover', { project_id: m.mission.project_id }),
-    );
-    expect(advice.advice.map((a) => a.kind)).toContain('criteria_without_evidence');
-    expect(delta(before, await counts(e.s.db.db))).toEqual({});
+    const changed = await tableChanges(e.s.db.db, async () => {
+      const advice = expectOk<{ advice: { kind: string }[] }>(
+        await e.s.call('ceo', 'hai_recover', { project_id: m.mission.project_id }),
+      );
+      expect(advice.advice.map((a) => a.kind)).toContain('criteria_without_evidence');
+    });
+    expect(changed).toEqual({});
     expect(await audit()).toEqual([]);
   });
 
@@ -172,13 +182,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const e = env();
     const p = await bindProject(e.s);
     const open = (over: Record<string, unknown>) =>
-      e.s.call('ceo', 'hai_open_mission', {
-        name: uniq('m'),
-        title: 'T',
-        project_id: p,
-        ...contract(e.clock),
-        ...over,
-      });
+      e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, p, over));
     const invalid: [string, Record<string, unknown>][] = [
       ['no criteria', { criteria: [] }],
       ['a criterion without verification', { criteria: [{ id: 'x', description: 'd' }] }],
@@ -224,12 +228,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const m = await openMission(e, undefined, { max_sessions: 1 });
     const id = m.mission.id;
     const auth = (agent: 'analyst' | 'writer', args: Record<string, unknown>) =>
-      e.s.call(agent, 'hai_authorize_session', {
-        mission_id: id,
-        contract_version: 1,
-        device_id: DEVICE,
-        ...args,
-      });
+      authorize(e, agent, id, args);
     expect(errorCode(await auth('analyst', { contract_version: 2 }))).toBe('contract_version_mismatch');
     expect(errorCode(await auth('analyst', { device_id: undefined }))).toBe('invalid_args');
     expect(errorCode(await auth('analyst', { device_id: 'unbound-device' }))).toBe('device_mount_required');
@@ -240,34 +239,11 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       expires_at: new Date(e.clock.now().getTime() + 3_600_000).toISOString(),
     });
     e.clock.advance(3_600_001);
-    expect(
-      errorCode(
-        await e.s.call('writer', 'hai_authorize_session', {
-          mission_id: m2.mission.id,
-          contract_version: 1,
-          device_id: DEVICE,
-        }),
-      ),
-    ).toBe('mission_not_active');
+    expect(errorCode(await authorize(e, 'writer', m2.mission.id))).toBe('mission_not_active');
     // A closed mission neither.
     const m3 = await openMission(e);
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m3.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
-    expect(
-      errorCode(
-        await e.s.call('writer', 'hai_authorize_session', {
-          mission_id: m3.mission.id,
-          contract_version: 1,
-          device_id: DEVICE,
-        }),
-      ),
-    ).toBe('mission_not_active');
+    await abandonMission(e, m3.mission.id);
+    expect(errorCode(await authorize(e, 'writer', m3.mission.id))).toBe('mission_not_active');
   });
 
   it('hai_get_contract: a valid, unexpired, unrevoked lease', async () => {
@@ -284,14 +260,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       'lease_expired',
     );
     const l2 = await lease(e, 'analyst', m.mission.id, { harness_id: 'second' });
-    expectOk(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock),
-        ...gate,
-      }),
-    );
+    await recontract(e, m.mission.id);
     expect(errorCode(await e.s.call('analyst', 'hai_get_contract', { lease_id: l2.lease_id }))).toBe(
       'lease_revoked',
     );
@@ -301,7 +270,6 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e);
     const l = await lease(e, 'researcher', m.mission.id);
-    const before = await counts(e.s.db.db);
     const cases: [string, boolean, string][] = [
       ['research', true, 'in_scope'],
       ['Research:Case-Law', true, 'in_scope'],
@@ -310,21 +278,16 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       ['researching', false, 'not_listed'],
       ['site-visit', false, 'not_listed'],
     ];
-    for (const [activity, inScope, rule] of cases) {
-      const r = expectOk<{ in_scope: boolean; rule: string }>(
-        await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity }),
-      );
-      expect(r, activity).toMatchObject({ in_scope: inScope, rule });
-    }
-    expect(delta(before, await counts(e.s.db.db))).toEqual({ activity: cases.length });
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    const changed = await tableChanges(e.s.db.db, async () => {
+      for (const [activity, inScope, rule] of cases) {
+        const r = expectOk<{ in_scope: boolean; rule: string }>(
+          await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity }),
+        );
+        expect(r, activity).toMatchObject({ in_scope: inScope, rule });
+      }
+    });
+    expect(changed).toEqual({ activity: cases.length });
+    await abandonMission(e, m.mission.id);
     expect(
       errorCode(await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity: 'x' })),
     ).toBe('lease_revoked');
@@ -407,57 +370,24 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e);
     const id = m.mission.id;
-    const early = await e.s.call('ceo', 'hai_close_mission', {
-      mission_id: id,
-      outcome: 'completed',
-      device_id: DEVICE,
-    });
+    const early = await closeMission(e, id, 'completed');
     expect(errorCode(early)).toBe('review_required');
     expect(early.ok ? null : early.error.details?.criteria_without_evidence).toEqual(
       criteria.map((c) => ({ id: c.id, verification: c.verification })),
     );
     const l = await lease(e, 'qa', m.mission.id);
     const proof = (criterion_id: string, result: string) =>
-      e.s.call('qa', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id,
-        checked: 'c',
-        result,
-        device_id: DEVICE,
-      });
+      prove(e, 'qa', l.lease_id, { criterion_id, result });
     expectOk(await proof('facts-mapped', 'pass'));
     expectOk(await proof('law-verified', 'fail'));
-    const still = await e.s.call('ceo', 'hai_close_mission', {
-      mission_id: id,
-      outcome: 'completed',
-      device_id: DEVICE,
-    });
+    const still = await closeMission(e, id, 'completed');
     expect(still.ok ? null : still.error.details?.criteria_without_evidence).toEqual([
       { id: 'law-verified', verification: criteria[1]?.verification },
     ]);
-    expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_close_mission', {
-          mission_id: id,
-          outcome: 'abandoned',
-          device_id: DEVICE,
-        }),
-      ),
-    ).toBe('owner_gate_required');
+    expect(errorCode(await closeMission(e, id, 'abandoned'))).toBe('owner_gate_required');
     expectOk(await proof('law-verified', 'pass'));
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', { mission_id: id, outcome: 'completed', device_id: DEVICE }),
-    );
-    expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_close_mission', {
-          mission_id: id,
-          outcome: 'abandoned',
-          device_id: DEVICE,
-          ...gate,
-        }),
-      ),
-    ).toBe('mission_not_active');
+    expectOk(await closeMission(e, id, 'completed'));
+    expect(errorCode(await closeMission(e, id, 'abandoned', gate))).toBe('mission_not_active');
     expect(
       errorCode(
         await e.s.call('ceo', 'hai_recontract', {
@@ -474,15 +404,8 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e);
     const l = await lease(e, 'analyst', m.mission.id);
-    const proof = (args: Record<string, unknown>) =>
-      e.s.call('analyst', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'c',
-        result: 'pass',
-        ...args,
-      });
-    expect(errorCode(await proof({}))).toBe('invalid_args');
+    const proof = (args: Record<string, unknown>) => prove(e, 'analyst', l.lease_id, args);
+    expect(errorCode(await proof({ device_id: undefined }))).toBe('invalid_args');
     expect(errorCode(await proof({ device_id: 'elsewhere' }))).toBe('device_mount_required');
     const ok = expectOk<{ proof: { recorded_by: string; device_id: string } }>(
       await proof({ device_id: DEVICE }),
@@ -490,19 +413,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     expect(ok.proof).toMatchObject({ recorded_by: 'analyst', device_id: DEVICE });
     // A mission without a project needs no device.
     const free = await openMission(e, null);
-    const fl = leaseOf(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: free.mission.id,
-        contract_version: 1,
-      }),
-    );
-    expectOk(
-      await e.s.call('analyst', 'hai_proof', {
-        lease_id: fl.lease_id,
-        criterion_id: 'law-verified',
-        checked: 'c',
-        result: 'pass',
-      }),
-    );
+    const fl = leaseOf(await authorize(e, 'analyst', free.mission.id, { device_id: undefined }));
+    expectOk(await prove(e, 'analyst', fl.lease_id, { criterion_id: 'law-verified', device_id: undefined }));
   });
 });

@@ -4,10 +4,11 @@ import { leaseKvKey } from '../../../functions/hai/_shared.ts';
 import { haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
+  abandonMission,
+  authorize,
   DEVICE,
   deniedTo,
   forEachStack,
-  gate,
   LEASE_STACKS,
   type LeaseData,
   lease,
@@ -20,13 +21,7 @@ forEachStack('hai_authorize_session', LEASE_STACKS, (env) => {
     const m = await openMission(e);
     const before = e.clock.now().getTime();
     const data = expectOk<LeaseData>(
-      await e.s.call('analyst', 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: DEVICE,
-        harness_id: 'claude-code-1',
-        ttl_seconds: 900,
-      }),
+      await authorize(e, 'analyst', m.mission.id, { harness_id: 'claude-code-1', ttl_seconds: 900 }),
     );
     expect(data).toMatchObject({
       created: true,
@@ -61,15 +56,7 @@ forEachStack('hai_authorize_session', LEASE_STACKS, (env) => {
       max_sessions: 1,
     });
     const l = await lease(e, 'analyst', m.mission.id, { ttl_seconds: 60 });
-    expect(
-      errorCode(
-        await e.s.call('writer', 'hai_authorize_session', {
-          mission_id: m.mission.id,
-          contract_version: 1,
-          device_id: DEVICE,
-        }),
-      ),
-    ).toBe('parallel_session_denied');
+    expect(errorCode(await authorize(e, 'writer', m.mission.id))).toBe('parallel_session_denied');
     e.clock.advance(61_000);
     const w = await lease(e, 'writer', m.mission.id, { ttl_seconds: 3600 });
     expect(w.lease_id).not.toBe(l.lease_id);
@@ -82,26 +69,14 @@ forEachStack('hai_authorize_session', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e, undefined, { max_sessions: 1 });
     const auth = (args: Record<string, unknown>, agent: 'analyst' | 'qa' = 'analyst') =>
-      e.s.call(agent, 'hai_authorize_session', {
-        mission_id: m.mission.id,
-        contract_version: 1,
-        device_id: DEVICE,
-        ...args,
-      });
+      authorize(e, agent, m.mission.id, args);
     expect(errorCode(await auth({ contract_version: 2 }))).toBe('contract_version_mismatch');
     expect(errorCode(await auth({ device_id: undefined }))).toBe('invalid_args');
     expect(errorCode(await auth({ ttl_seconds: 5 }))).toBe('invalid_args');
     expect(errorCode(await auth({ device_id: 'tablet' }))).toBe('device_mount_required');
     expectOk(await auth({}));
     expect(errorCode(await auth({}, 'qa'))).toBe('parallel_session_denied');
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    await abandonMission(e, m.mission.id);
     expect(errorCode(await auth({ harness_id: 'after-close' }))).toBe('mission_not_active');
     expect(errorCode(await auth({ mission_id: crypto.randomUUID() }))).toBe('not_found');
   });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { haiActivityChecks } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { DEVICE, deniedTo, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
+import { abandonMission, deniedTo, forEachStack, LEASE_STACKS, lease, openMission } from './_hai.ts';
 
 forEachStack('hai_check_activity', LEASE_STACKS, (env) => {
   it('answers in/out of scope by the contract’s labels and records each check', async () => {
@@ -61,14 +61,7 @@ forEachStack('hai_check_activity', LEASE_STACKS, (env) => {
         await e.s.call('analyst', 'hai_check_activity', { lease_id: l.lease_id, activity: 'analysis' }),
       ),
     ).toBe('lease_expired');
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    await abandonMission(e, m.mission.id);
     expect(
       errorCode(
         await e.s.call('analyst', 'hai_check_activity', { lease_id: l2.lease_id, activity: 'analysis' }),

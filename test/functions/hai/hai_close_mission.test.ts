@@ -2,7 +2,17 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { haiMissions } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { criteria, DEVICE, deniedTo, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
+import {
+  closeMission,
+  criteria,
+  deniedTo,
+  forEachStack,
+  gate,
+  LEASE_STACKS,
+  lease,
+  openMission,
+  prove,
+} from './_hai.ts';
 
 interface Closed {
   mission: { state: string; closed_by: string; close_reason: string | null };
@@ -16,24 +26,9 @@ forEachStack('hai_close_mission', LEASE_STACKS, (env) => {
     const m = await openMission(e);
     const l = await lease(e, 'qa', m.mission.id);
     for (const c of criteria) {
-      expectOk(
-        await e.s.call('qa', 'hai_proof', {
-          lease_id: l.lease_id,
-          criterion_id: c.id,
-          checked: c.verification,
-          result: 'pass',
-          device_id: DEVICE,
-        }),
-      );
+      expectOk(await prove(e, 'qa', l.lease_id, { criterion_id: c.id, checked: c.verification }));
     }
-    const closed = expectOk<Closed>(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'completed',
-        device_id: DEVICE,
-        summary: 'done',
-      }),
-    );
+    const closed = expectOk<Closed>(await closeMission(e, m.mission.id, 'completed', { summary: 'done' }));
     expect(closed).toMatchObject({
       created: true,
       mission: { state: 'completed', closed_by: 'ceo' },
@@ -49,42 +44,27 @@ forEachStack('hai_close_mission', LEASE_STACKS, (env) => {
   it('abandons with the owner’s ack and records the reason', async () => {
     const e = env();
     const m = await openMission(e);
-    const closed = expectOk<Closed>(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    const closed = expectOk<Closed>(await closeMission(e, m.mission.id, 'abandoned', gate));
     expect(closed.mission).toMatchObject({ state: 'abandoned', close_reason: gate.reason });
   });
 
   it('review_required, owner_gate_required, invalid_args, device_mount_required, mission_not_active, not_found', async () => {
     const e = env();
     const m = await openMission(e);
-    const close = (args: Record<string, unknown>) =>
-      e.s.call('ceo', 'hai_close_mission', { mission_id: m.mission.id, device_id: DEVICE, ...args });
-    expect(errorCode(await close({ outcome: 'completed' }))).toBe('review_required');
-    expect(errorCode(await close({ outcome: 'abandoned' }))).toBe('owner_gate_required');
-    expect(errorCode(await close({ outcome: 'abandoned', device_id: undefined, ...gate }))).toBe(
-      'invalid_args',
-    );
-    expect(errorCode(await close({ outcome: 'abandoned', device_id: 'elsewhere', ...gate }))).toBe(
+    const close = (outcome: string, args: Record<string, unknown> = {}) =>
+      closeMission(e, m.mission.id, outcome, args);
+    expect(errorCode(await close('completed'))).toBe('review_required');
+    expect(errorCode(await close('abandoned'))).toBe('owner_gate_required');
+    expect(errorCode(await close('abandoned', { device_id: undefined, ...gate }))).toBe('invalid_args');
+    expect(errorCode(await close('abandoned', { device_id: 'elsewhere', ...gate }))).toBe(
       'device_mount_required',
     );
-    expect(errorCode(await close({ outcome: 'finished', ...gate }))).toBe('invalid_args');
-    expectOk(await close({ outcome: 'abandoned', ...gate }));
+    expect(errorCode(await close('finished', gate))).toBe('invalid_args');
+    expectOk(await close('abandoned', gate));
     // Terminal: no other outcome afterwards.
-    expect(errorCode(await close({ outcome: 'completed' }))).toBe('mission_not_active');
+    expect(errorCode(await close('completed'))).toBe('mission_not_active');
     expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_close_mission', {
-          mission_id: crypto.randomUUID(),
-          outcome: 'abandoned',
-          ...gate,
-        }),
-      ),
+      errorCode(await closeMission(e, crypto.randomUUID(), 'abandoned', { device_id: undefined, ...gate })),
     ).toBe('not_found');
   });
 });

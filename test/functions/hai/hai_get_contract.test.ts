@@ -4,14 +4,14 @@ import { leaseKvKey } from '../../../functions/hai/_shared.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
-  contract,
+  abandonMission,
   criteria,
   deniedTo,
   forEachStack,
-  gate,
   LEASE_STACKS,
   lease,
   openMission,
+  recontract,
 } from './_hai.ts';
 
 interface Got {
@@ -67,14 +67,7 @@ forEachStack('hai_get_contract', LEASE_STACKS, (env, stack) => {
     expect(errorCode(await e.s.call('researcher', 'hai_get_contract', { lease_id: l.lease_id }))).toBe(
       'lease_expired',
     );
-    expectOk(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock),
-        ...gate,
-      }),
-    );
+    await recontract(e, m.mission.id);
     expect(errorCode(await e.s.call('analyst', 'hai_get_contract', { lease_id: other.lease_id }))).toBe(
       'lease_revoked',
     );
@@ -86,14 +79,7 @@ forEachStack('hai_get_contract', LEASE_STACKS, (env, stack) => {
       const e = env();
       const m = await openMission(e);
       const l = await lease(e, 'researcher', m.mission.id);
-      expectOk(
-        await e.s.call('ceo', 'hai_close_mission', {
-          mission_id: m.mission.id,
-          outcome: 'abandoned',
-          device_id: 'dev-1',
-          ...gate,
-        }),
-      );
+      await abandonMission(e, m.mission.id);
       const m2 = await openMission(e);
       const l2 = await lease(e, 'researcher', m2.mission.id);
       await e.s.bridge?.close();

@@ -10,6 +10,8 @@ import {
   deniedTo,
   forEachStack,
   type MissionData,
+  missionArgs,
+  movableClock,
   uniq,
 } from './_hai.ts';
 
@@ -17,12 +19,7 @@ forEachStack('hai_open_mission', DB_STACKS, (env) => {
   it('opens a mission with contract v1; the same call again returns it', async () => {
     const e = env();
     const p = await bindProject(e.s);
-    const args = {
-      name: uniq('m'),
-      title: 'Appeal 1024/25',
-      project_id: p,
-      ...contract(e.clock, { max_sessions: 3 }),
-    };
+    const args = missionArgs(e.clock, p, { max_sessions: 3 });
     const m = expectOk<MissionData>(await e.s.call('ceo', 'hai_open_mission', args));
     expect(m).toMatchObject({
       created: true,
@@ -48,13 +45,7 @@ forEachStack('hai_open_mission', DB_STACKS, (env) => {
     const e = env();
     const p = await bindProject(e.s);
     const open = (over: Record<string, unknown>) =>
-      e.s.call('ceo', 'hai_open_mission', {
-        name: uniq('m'),
-        title: 't',
-        project_id: p,
-        ...contract(e.clock),
-        ...over,
-      });
+      e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, p, over));
     for (const over of [
       { criteria: [] },
       { criteria: [{ id: 'a', description: 'd' }] },
@@ -73,45 +64,18 @@ forEachStack('hai_open_mission', DB_STACKS, (env) => {
   it('active_mission_exists, missing_project, idempotency_key_reuse', async () => {
     const e = env();
     const p = await bindProject(e.s);
+    const open = (projectId: string, over: Record<string, unknown> = {}) =>
+      e.s.call('ceo', 'hai_open_mission', missionArgs(e.clock, projectId, over));
     const name = uniq('m');
-    expectOk(
-      await e.s.call('ceo', 'hai_open_mission', { name, title: 't', project_id: p, ...contract(e.clock) }),
-    );
-    expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_open_mission', {
-          name: uniq('m'),
-          title: 't',
-          project_id: p,
-          ...contract(e.clock),
-        }),
-      ),
-    ).toBe('active_mission_exists');
-    expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_open_mission', {
-          name,
-          title: 't',
-          project_id: p,
-          ...contract(e.clock, { goal: 'g2' }),
-        }),
-      ),
-    ).toBe('idempotency_key_reuse');
-    expect(
-      errorCode(
-        await e.s.call('ceo', 'hai_open_mission', {
-          name: uniq('m'),
-          title: 't',
-          project_id: 'nope',
-          ...contract(e.clock),
-        }),
-      ),
-    ).toBe('missing_project');
+    expectOk(await open(p, { name }));
+    expect(errorCode(await open(p))).toBe('active_mission_exists');
+    expect(errorCode(await open(p, { name, goal: 'g2' }))).toBe('idempotency_key_reuse');
+    expect(errorCode(await open('nope'))).toBe('missing_project');
   });
 });
 
 deniedTo('hai_open_mission', 'analyst', {
   name: 'm',
   title: 't',
-  ...contract({ now: () => new Date(), advance() {}, set() {} }),
+  ...contract(movableClock()),
 });

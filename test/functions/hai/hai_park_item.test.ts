@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { haiParkedItems } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { DB_STACKS, DEVICE, deniedTo, forEachStack, gate, openMission } from './_hai.ts';
+import { abandonMission, DB_STACKS, deniedTo, forEachStack, openMission } from './_hai.ts';
 
 forEachStack('hai_park_item', DB_STACKS, (env) => {
   it('parks a work item with its rationale, without any execution right; once per item', async () => {
@@ -57,14 +57,7 @@ forEachStack('hai_park_item', DB_STACKS, (env) => {
         }),
       ),
     ).toBe('not_found');
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    await abandonMission(e, m.mission.id);
     expect(
       errorCode(
         await e.s.call('ceo', 'hai_park_item', { mission_id: m.mission.id, item: 'x', rationale: 'r' }),

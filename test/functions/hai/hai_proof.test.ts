@@ -2,7 +2,16 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { haiEvidence } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { contract, DEVICE, deniedTo, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
+import {
+  DEVICE,
+  deniedTo,
+  forEachStack,
+  LEASE_STACKS,
+  lease,
+  openMission,
+  prove,
+  recontract,
+} from './_hai.ts';
 
 forEachStack('hai_proof', LEASE_STACKS, (env) => {
   it('records evidence per criterion: what was checked, the result, by whom, where', async () => {
@@ -30,15 +39,7 @@ forEachStack('hai_proof', LEASE_STACKS, (env) => {
       },
     });
     // A later pass is a second, distinct record.
-    expectOk(
-      await e.s.call('qa', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'Re-checked',
-        result: 'pass',
-        device_id: DEVICE,
-      }),
-    );
+    expectOk(await prove(e, 'qa', l.lease_id, { checked: 'Re-checked' }));
     const rows = await e.s.db.db.select().from(haiEvidence).where(eq(haiEvidence.missionId, m.mission.id));
     expect(rows.map((r) => r.result).sort()).toEqual(['fail', 'pass']);
   });
@@ -48,29 +49,14 @@ forEachStack('hai_proof', LEASE_STACKS, (env) => {
     const m = await openMission(e);
     const l = await lease(e, 'qa', m.mission.id, { ttl_seconds: 60, harness_id: 'short' });
     const l2 = await lease(e, 'qa', m.mission.id, { ttl_seconds: 3600 });
-    const proof = (args: Record<string, unknown>) =>
-      e.s.call('qa', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'c',
-        result: 'pass',
-        device_id: DEVICE,
-        ...args,
-      });
+    const proof = (args: Record<string, unknown>) => prove(e, 'qa', l.lease_id, args);
     expect(errorCode(await proof({ criterion_id: 'unknown' }))).toBe('not_found');
     expect(errorCode(await proof({ result: 'maybe' }))).toBe('invalid_args');
     expect(errorCode(await proof({ device_id: undefined }))).toBe('invalid_args');
     expect(errorCode(await proof({ device_id: 'phone' }))).toBe('device_mount_required');
     e.clock.advance(61_000);
     expect(errorCode(await proof({}))).toBe('lease_expired');
-    expectOk(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock),
-        ...gate,
-      }),
-    );
+    await recontract(e, m.mission.id);
     expect(errorCode(await proof({ lease_id: l2.lease_id }))).toBe('lease_revoked');
     expect(await e.s.db.db.select().from(haiEvidence).where(eq(haiEvidence.missionId, m.mission.id))).toEqual(
       [],

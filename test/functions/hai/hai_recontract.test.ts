@@ -2,15 +2,19 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { leaseKvKey } from '../../../functions/hai/_shared.ts';
 import { haiContracts, haiLeases } from '../../../src/db/schema/hai.ts';
-import { errorCode, expectOk } from '../../harness/server.ts';
-import { contract, DEVICE, deniedTo, forEachStack, gate, LEASE_STACKS, lease, openMission } from './_hai.ts';
-
-interface Recontracted {
-  mission: { contract_version: number; lease_epoch: number };
-  contract: { version: number; goal: string; break_glass: boolean };
-  revoked_leases: string[];
-  created: boolean;
-}
+import { errorCode } from '../../harness/server.ts';
+import {
+  abandonMission,
+  contract,
+  deniedTo,
+  forEachStack,
+  gate,
+  LEASE_STACKS,
+  lease,
+  movableClock,
+  openMission,
+  recontract,
+} from './_hai.ts';
 
 forEachStack('hai_recontract', LEASE_STACKS, (env) => {
   it('writes v2, bumps the epoch, revokes every lease in Postgres and drops the key-value copies', async () => {
@@ -18,17 +22,10 @@ forEachStack('hai_recontract', LEASE_STACKS, (env) => {
     const m = await openMission(e, undefined, { max_sessions: 3 });
     const leases = [await lease(e, 'analyst', m.mission.id), await lease(e, 'writer', m.mission.id)];
     for (const l of leases) expect(await e.s.kv.get(leaseKvKey(l.lease_id))).not.toBeNull();
-    const r = expectOk<Recontracted>(
-      await e.s.call('ceo', 'hai_recontract', {
-        mission_id: m.mission.id,
-        expected_version: 1,
-        ...contract(e.clock, {
-          goal: 'Analysis and a first draft',
-          in_scope: ['analysis', 'drafting:background'],
-        }),
-        ...gate,
-      }),
-    );
+    const r = await recontract(e, m.mission.id, {
+      goal: 'Analysis and a first draft',
+      in_scope: ['analysis', 'drafting:background'],
+    });
     expect(r).toMatchObject({
       created: true,
       mission: { contract_version: 2, lease_epoch: 2 },
@@ -62,14 +59,7 @@ forEachStack('hai_recontract', LEASE_STACKS, (env) => {
     expect(errorCode(await e.s.call('ceo', 'hai_recontract', { ...terms, criteria: [], ...gate }))).toBe(
       'invalid_args',
     );
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: DEVICE,
-        ...gate,
-      }),
-    );
+    await abandonMission(e, m.mission.id);
     expect(errorCode(await e.s.call('ceo', 'hai_recontract', { ...terms, goal: 'later', ...gate }))).toBe(
       'mission_not_active',
     );
@@ -84,6 +74,6 @@ forEachStack('hai_recontract', LEASE_STACKS, (env) => {
 deniedTo('hai_recontract', 'researcher', {
   mission_id: crypto.randomUUID(),
   expected_version: 1,
-  ...contract({ now: () => new Date(), advance() {}, set() {} }),
+  ...contract(movableClock()),
   ...gate,
 });

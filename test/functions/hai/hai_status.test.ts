@@ -1,6 +1,15 @@
 import { expect, it } from 'vitest';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { bindProject, DB_STACKS, deniedTo, forEachStack, gate, lease, openMission } from './_hai.ts';
+import {
+  abandonMission,
+  bindProject,
+  DB_STACKS,
+  deniedTo,
+  forEachStack,
+  lease,
+  openMission,
+  prove,
+} from './_hai.ts';
 
 interface Status {
   health: { database: string; kv: { status: string } };
@@ -31,15 +40,7 @@ forEachStack('hai_status', DB_STACKS, (env) => {
     expectOk(await e.s.call('analyst', 'hai_propose_next_step', { project_id: p, content: 'next' }));
     expectOk(await e.s.call('analyst', 'hai_checkpoint', { project_id: p, label: 'cp1', summary: 's' }));
     const l = await lease(e, 'analyst', m.mission.id);
-    expectOk(
-      await e.s.call('analyst', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'c',
-        result: 'fail',
-        device_id: 'dev-1',
-      }),
-    );
+    expectOk(await prove(e, 'analyst', l.lease_id, { result: 'fail' }));
     const st = expectOk<Status>(await e.s.call('qa', 'hai_status', { project_id: p }));
     expect(st.health).toMatchObject({ database: 'up', kv: { status: 'up' } });
     expect(st.projects).toHaveLength(1);
@@ -62,14 +63,7 @@ forEachStack('hai_status', DB_STACKS, (env) => {
       ['law-verified', 'none'],
     ]);
     // A closed mission is no longer listed.
-    expectOk(
-      await e.s.call('ceo', 'hai_close_mission', {
-        mission_id: m.mission.id,
-        outcome: 'abandoned',
-        device_id: 'dev-1',
-        ...gate,
-      }),
-    );
+    await abandonMission(e, m.mission.id);
     expect(expectOk<Status>(await e.s.call('qa', 'hai_status', { project_id: p })).active_missions).toEqual(
       [],
     );

@@ -2,12 +2,11 @@
 // rows locked, the clock read after the lock), so a call admitted with a valid lease writes nothing once the
 // lease expired or was revoked meanwhile — whatever the key-value copy still says.
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { leaseKvKey } from '../../../functions/hai/_shared.ts';
 import { haiEvidence, haiMissions } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { forEachStack, LEASE_STACKS, lease, openMission } from './_hai.ts';
+import { forEachStack, holdMissionRow, LEASE_STACKS, lease, openMission, prove } from './_hai.ts';
 
 /** The server's SQL passes through here; a test arms it to act at one statement of a call in flight. */
 let hook: ((sql: string) => void) | null = null;
@@ -29,13 +28,7 @@ forEachStack(
           hook = null;
         }
       };
-      const env1 = await e.s.call('analyst', 'hai_proof', {
-        lease_id: l.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'All facts',
-        result: 'pass',
-        device_id: 'dev-1',
-      });
+      const env1 = await prove(e, 'analyst', l.lease_id, { checked: 'All facts' });
       hook = null;
       expect(reached).toBe(true);
       expect(errorCode(env1)).toBe('lease_expired');
@@ -92,34 +85,17 @@ forEachStack(
     if (stack.db !== 'postgres') return;
     it('a call blocked behind a revocation in flight is refused once it commits', async () => {
       const e = env();
-      const url = (e.s.db as { url?: string }).url;
-      if (url === undefined) throw new Error('the postgres test database has a url');
       const m = await openMission(e);
       const l = await lease(e, 'qa', m.mission.id);
-      const holder = new pg.Client({ connectionString: url });
-      await holder.connect();
+      const holder = await holdMissionRow(e, m.mission.id);
       try {
-        await holder.query('begin');
-        await holder.query('select id from hai_missions where id = $1 for update', [m.mission.id]);
-        const call = e.s.call('qa', 'hai_proof', {
-          lease_id: l.lease_id,
-          criterion_id: 'law-verified',
-          checked: 'quotes',
-          result: 'pass',
-          device_id: 'dev-1',
-        });
+        const call = prove(e, 'qa', l.lease_id, { criterion_id: 'law-verified', checked: 'quotes' });
         // Wait until the call is really waiting on the mission row.
-        for (;;) {
-          const { rows } = await holder.query<{ n: number }>(
-            "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-          );
-          if ((rows[0]?.n ?? 0) > 0) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        await holder.query('update hai_missions set lease_epoch = lease_epoch + 1 where id = $1', [
+        await holder.untilWaiting();
+        await holder.client.query('update hai_missions set lease_epoch = lease_epoch + 1 where id = $1', [
           m.mission.id,
         ]);
-        await holder.query('commit');
+        await holder.commit();
         expect(errorCode(await call)).toBe('lease_revoked');
       } finally {
         await holder.end();

@@ -4,7 +4,6 @@ import { like } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { AgentName } from '../../../src/agents/grants.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
-import * as schema from '../../../src/db/schema/hai.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { expectOk } from '../../harness/server.ts';
@@ -14,32 +13,18 @@ import {
   DEVICE,
   forEachStack,
   gate,
+  HAI_TABLES,
   type HaiEnv,
   LEASE_STACKS,
   lease,
+  missionArgs,
   openMission,
   uniq,
 } from './_hai.ts';
 
-const tables = [
-  schema.haiProjects,
-  schema.haiMounts,
-  schema.haiArtifacts,
-  schema.haiInbox,
-  schema.haiLanes,
-  schema.haiProposals,
-  schema.haiCheckpoints,
-  schema.haiMissions,
-  schema.haiContracts,
-  schema.haiLeases,
-  schema.haiActivityChecks,
-  schema.haiEvidence,
-  schema.haiParkedItems,
-];
-
 /** Every row of every hai table, in a stable order: equal snapshots mean nothing was written. */
 async function snapshot(db: Db): Promise<string> {
-  const all = await Promise.all(tables.map((t) => db.select().from(t)));
+  const all = await Promise.all(Object.values(HAI_TABLES).map((t) => db.select().from(t)));
   return JSON.stringify(all.map((rows) => rows.map((r) => JSON.stringify(r)).sort()));
 }
 
@@ -139,12 +124,7 @@ forEachStack('hai retries', LEASE_STACKS, (env) => {
   it('hai_open_mission', async () => {
     const e = env();
     const p = await bindProject(e.s);
-    const r = await retried(e, 'ceo', 'hai_open_mission', {
-      name: uniq('m'),
-      title: 'M',
-      project_id: p,
-      ...contract(e.clock),
-    });
+    const r = await retried(e, 'ceo', 'hai_open_mission', missionArgs(e.clock, p));
     if (r.durable) expect(created(r.durable)).toBe(false);
   });
 

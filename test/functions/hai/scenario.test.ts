@@ -6,14 +6,16 @@ import { expect, it } from 'vitest';
 import { haiEvidence, haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
+  authorize,
   bindProject,
-  contract,
+  closeMission,
   criteria,
   forEachStack,
-  gate,
   LEASE_STACKS,
   leaseOf,
   openMission,
+  prove,
+  recontract,
   uniq,
 } from './_hai.ts';
 
@@ -22,30 +24,15 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
     const e = env();
     const { s } = e;
     const project = await bindProject(s, 'ws-1');
+    const onWs1 = { device_id: 'ws-1' };
     const opened = await openMission(e, project);
     const missionId = opened.mission.id;
     expect(opened.contract.version).toBe(1);
 
-    const a = leaseOf(
-      await s.call('analyst', 'hai_authorize_session', {
-        mission_id: missionId,
-        contract_version: 1,
-        device_id: 'ws-1',
-      }),
-    );
-    const r = leaseOf(
-      await s.call('researcher', 'hai_authorize_session', {
-        mission_id: missionId,
-        contract_version: 1,
-        device_id: 'ws-1',
-      }),
-    );
+    const a = leaseOf(await authorize(e, 'analyst', missionId, onWs1));
+    const r = leaseOf(await authorize(e, 'researcher', missionId, onWs1));
     expect(a.lease_id).not.toBe(r.lease_id);
-    const third = await s.call('writer', 'hai_authorize_session', {
-      mission_id: missionId,
-      contract_version: 1,
-      device_id: 'ws-1',
-    });
+    const third = await authorize(e, 'writer', missionId, onWs1);
     expect(errorCode(third)).toBe('parallel_session_denied');
 
     const c = expectOk<{ contract: { version: number; criteria: unknown[] } }>(
@@ -68,23 +55,10 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
     expect(out).toMatchObject({ in_scope: false, rule: 'out_of_scope' });
 
     expectOk(
-      await s.call('analyst', 'hai_proof', {
-        lease_id: a.lease_id,
-        criterion_id: 'facts-mapped',
-        checked: 'Each fact against the protocol page',
-        result: 'pass',
-        device_id: 'ws-1',
-      }),
+      await prove(e, 'analyst', a.lease_id, { checked: 'Each fact against the protocol page', ...onWs1 }),
     );
 
-    const re = expectOk<{ contract: { version: number }; revoked_leases: string[] }>(
-      await s.call('ceo', 'hai_recontract', {
-        mission_id: missionId,
-        expected_version: 1,
-        ...contract(e.clock, { max_sessions: 3 }),
-        ...gate,
-      }),
-    );
+    const re = await recontract(e, missionId, { max_sessions: 3 });
     expect(re.contract.version).toBe(2);
     expect(re.revoked_leases.sort()).toEqual([a.lease_id, r.lease_id].sort());
 
@@ -93,59 +67,28 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
     );
     expect(
       errorCode(
-        await s.call('analyst', 'hai_proof', {
-          lease_id: a.lease_id,
-          criterion_id: 'law-verified',
-          checked: 'late',
-          result: 'pass',
-          device_id: 'ws-1',
-        }),
+        await prove(e, 'analyst', a.lease_id, { criterion_id: 'law-verified', checked: 'late', ...onWs1 }),
       ),
     ).toBe('lease_revoked');
-    expect(
-      errorCode(
-        await s.call('analyst', 'hai_authorize_session', {
-          mission_id: missionId,
-          contract_version: 1,
-          device_id: 'ws-1',
-        }),
-      ),
-    ).toBe('contract_version_mismatch');
+    expect(errorCode(await authorize(e, 'analyst', missionId, onWs1))).toBe('contract_version_mismatch');
 
-    const a2 = leaseOf(
-      await s.call('analyst', 'hai_authorize_session', {
-        mission_id: missionId,
-        contract_version: 2,
-        device_id: 'ws-1',
-      }),
-    );
+    const a2 = leaseOf(await authorize(e, 'analyst', missionId, { contract_version: 2, ...onWs1 }));
     expect(a2.contract_version).toBe(2);
     // Evidence under v1 does not count for v2: closing now lists both criteria.
-    const early = await s.call('ceo', 'hai_close_mission', {
-      mission_id: missionId,
-      outcome: 'completed',
-      device_id: 'ws-1',
-    });
+    const early = await closeMission(e, missionId, 'completed', onWs1);
     expect(errorCode(early)).toBe('review_required');
     for (const cr of criteria) {
       expectOk(
-        await s.call('analyst', 'hai_proof', {
-          lease_id: a2.lease_id,
+        await prove(e, 'analyst', a2.lease_id, {
           criterion_id: cr.id,
           checked: cr.verification,
-          result: 'pass',
           evidence: 'protocol p. 3',
-          device_id: 'ws-1',
+          ...onWs1,
         }),
       );
     }
     const closed = expectOk<{ mission: { state: string }; revoked_leases: string[] }>(
-      await s.call('ceo', 'hai_close_mission', {
-        mission_id: missionId,
-        outcome: 'completed',
-        device_id: 'ws-1',
-        summary: uniq('done'),
-      }),
+      await closeMission(e, missionId, 'completed', { ...onWs1, summary: uniq('done') }),
     );
     expect(closed.mission.state).toBe('completed');
     expect(closed.revoked_leases).toEqual([a2.lease_id]);
