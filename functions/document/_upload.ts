@@ -109,15 +109,14 @@ export function checkContent(input: ContentInput): void {
  * C4: the key is the corpus, the case, the other arguments and the content itself (the kernel hashes keys,
  * and the audit row keeps a long key as its digest). The metadata is part of it so that the same bytes with
  * another title are not idempotency_key_reuse but, like any later upload of those bytes, return the first
- * document (the durable layer: corpus, case, SHA-256). It runs the cheap checks first, so an oversize or
- * malformed call is refused before anything is hashed.
+ * document (the durable layer: corpus, case, SHA-256). The tools run checkContent as their precheck, so an
+ * oversize or malformed call is refused before this key exists and anything is hashed.
  */
 export function contentKey(
   corpus: DocumentCorpus,
   caseId: string | undefined,
   input: ContentInput & Record<string, unknown>,
 ): string {
-  checkContent(input);
   const { text, content_base64, ...rest } = input;
   const content = text !== undefined ? `text:${text}` : `base64:${content_base64}`;
   return `${corpus}:${caseId ?? '-'}:${stableStringify(rest)}:${content}`;

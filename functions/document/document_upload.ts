@@ -3,7 +3,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { caseIdInput, loadLiveCase } from '../case/_shared.ts';
-import { contentFields, contentKey, storeUpload, uploadMessage } from './_upload.ts';
+import { checkContent, contentFields, contentKey, storeUpload, uploadMessage } from './_upload.ts';
 
 export const document_upload = defineTool({
   name: 'document_upload',
@@ -29,12 +29,12 @@ export const document_upload = defineTool({
   },
   mutates: 'write',
   takesUpload: true,
-  idempotencyKey: (input) => {
+  precheck: (input) => {
     checkCorpus(input.corpus, input.case_id);
-    return contentKey(input.corpus, input.case_id, input);
+    checkContent(input);
   },
+  idempotencyKey: (input) => contentKey(input.corpus, input.case_id, input),
   async run({ ctx, input }) {
-    checkCorpus(input.corpus, input.case_id);
     // C7: a deleted case is not reachable, so it takes no new documents.
     if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     const stored = await storeUpload(ctx, {

@@ -1,7 +1,7 @@
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { committeeField, decisionFields } from '../document/_decision.ts';
-import { contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
+import { checkContent, contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
 
 export const internal_decision_add = defineTool({
   name: 'internal_decision_add',
@@ -21,6 +21,7 @@ export const internal_decision_add = defineTool({
   },
   mutates: 'write',
   takesUpload: true,
+  precheck: checkContent,
   idempotencyKey: (input) => contentKey('internal', undefined, input),
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {

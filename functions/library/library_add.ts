@@ -1,7 +1,7 @@
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { courtField, decisionFields } from '../document/_decision.ts';
-import { contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
+import { checkContent, contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
 
 export const library_add = defineTool({
   name: 'library_add',
@@ -20,6 +20,7 @@ export const library_add = defineTool({
   },
   mutates: 'write',
   takesUpload: true,
+  precheck: checkContent,
   idempotencyKey: (input) => contentKey('library', undefined, input),
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {

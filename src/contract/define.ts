@@ -70,6 +70,11 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
    */
   idempotencyKey?: (input: z.output<z.ZodObject<S>>) => string;
   /**
+   * Checks that need no I/O and must run before the idempotency key is derived and the arguments are
+   * hashed: size caps judged from a string's length, mutually exclusive fields. Throws ToolError.
+   */
+  precheck?: (input: z.output<z.ZodObject<S>>) => void;
+  /**
    * The operation sets values, so repeating it is harmless by itself (an update to given fields). The
    * request layer then only turns a concurrent duplicate into `in_progress` and never replays a stored
    * result: a replay of "set B" after a later "set C" would answer with a state that no longer exists.

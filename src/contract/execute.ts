@@ -92,7 +92,7 @@ export interface CallInput {
 
 /**
  * The request flow of DESIGN.md §1 after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
- * → idempotency (C4) → run → envelope (C1) → audit row (C8).
+ * → precheck → idempotency (C4) → run → envelope (C1) → audit row (C8).
  */
 export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInput): Promise<Envelope> {
   const { def } = tool;
@@ -120,6 +120,7 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
       ack = ownerAckOf(input);
       if (def.ownerGate === true || def.ownerGate(input)) checkOwnerGate(def.name, input);
     }
+    def.precheck?.(input);
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
       key = def.idempotencyKey(input);
       const slot = await acquireIdempotency(

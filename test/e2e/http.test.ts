@@ -83,12 +83,13 @@ describe('HTTP level', () => {
 
   beforeAll(async () => {
     s = await startTestServer({
-      tools: [...tools, latch.tool, probe_failure_run, probe_blob_get],
-      grants: { ceo: ['probe_latch_run', 'probe_failure_run'], analyst: ['probe_blob_get'] },
+      tools: [...tools, latch.tool, probe_failure_run],
+      grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
       env: {
         ALLOWED_ORIGINS: 'app.example, chambers.example',
         MAX_BODY_BYTES: String(MAX_BODY),
-        MAX_UPLOAD_BODY_BYTES: String(MAX_UPLOAD_BODY),
+        // The ceo and analyst hold upload tools: one cap for all here; the upload cap has its own suite.
+        MAX_UPLOAD_BODY_BYTES: String(MAX_BODY),
       },
     });
   });
@@ -188,22 +189,6 @@ describe('HTTP level', () => {
           arguments: { case_number: caseNumber, title: 't', notes: 'n'.repeat(MAX_BODY) },
         },
       });
-
-    it('an agent granted an upload tool gets the upload cap; every other agent keeps the small one', async () => {
-      const blob = (size: number) => ({ content: 'b'.repeat(size) });
-      const uploaded = await v1('probe_blob_get', blob(2 * MAX_BODY), {}, 'analyst');
-      expect(uploaded.status).toBe(200);
-      expect(((await uploaded.json()) as { data: unknown }).data).toEqual({ length: 2 * MAX_BODY });
-      // The same body from the ceo (no upload tool granted) is refused before it is parsed.
-      const small = await v1('probe_blob_get', blob(2 * MAX_BODY), {}, 'ceo');
-      expect(small.status).toBe(413);
-      expect(await small.json()).toMatchObject({ error: { details: { max_bytes: MAX_BODY } } });
-      const tooBig = await v1('probe_blob_get', blob(MAX_UPLOAD_BODY), {}, 'analyst');
-      expect(tooBig.status).toBe(413);
-      expect(await tooBig.json()).toMatchObject({
-        error: { code: 'payload_too_large', details: { max_bytes: MAX_UPLOAD_BODY } },
-      });
-    });
 
     it('an oversized body that is not even JSON is 413, not a parse error', async () => {
       const post = (url: string) =>
@@ -487,5 +472,39 @@ describe('rate limiting', () => {
     // Another agent has its own bucket.
     const other = await s.call('writer', 'case_list', {});
     expect(other.ok).toBe(true);
+  });
+});
+
+describe('the upload body cap', () => {
+  let u: TestServer;
+  beforeAll(async () => {
+    u = await startTestServer({
+      tools: [...tools, probe_blob_get],
+      grants: { analyst: ['probe_blob_get'] },
+      env: { MAX_BODY_BYTES: String(MAX_BODY), MAX_UPLOAD_BODY_BYTES: String(MAX_UPLOAD_BODY) },
+    });
+  });
+  afterAll(async () => u?.close());
+
+  it('an agent granted an upload tool gets the upload cap; every other agent keeps the small one', async () => {
+    const blob = (size: number) => ({ content: 'b'.repeat(size) });
+    const post = (agent: 'analyst' | 'qa', body: unknown) =>
+      fetch(`${u.url}/v1/tools/probe_blob_get`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${u.tokens[agent]}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const uploaded = await post('analyst', blob(2 * MAX_BODY));
+    expect(uploaded.status).toBe(200);
+    expect(((await uploaded.json()) as { data: unknown }).data).toEqual({ length: 2 * MAX_BODY });
+    // The same body from qa (no upload tool granted) is refused before it is parsed.
+    const small = await post('qa', blob(2 * MAX_BODY));
+    expect(small.status).toBe(413);
+    expect(await small.json()).toMatchObject({ error: { details: { max_bytes: MAX_BODY } } });
+    const tooBig = await post('analyst', blob(MAX_UPLOAD_BODY));
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toMatchObject({
+      error: { code: 'payload_too_large', details: { max_bytes: MAX_UPLOAD_BODY } },
+    });
   });
 });
