@@ -148,7 +148,7 @@ export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> 
     with due as (
       select id from jobs
       where state = 'pending' and run_at <= ${now} and kind in (${kinds})
-      order by run_at, id
+      order by run_at, seq
       limit ${o.limit}
       for update skip locked
     )

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * pending → running → succeeded | dead. A failed attempt that will be retried goes back to `pending`
@@ -13,6 +23,8 @@ export const jobs = pgTable(
   'jobs',
   {
     id: uuid('id').primaryKey(),
+    /** Enqueue order: breaks run_at ties (clocks, PGlite's especially, are coarser than enqueue rates). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     /** Which handler runs it (src/jobs/handlers.ts), e.g. "document_extract". */
     kind: text('kind').notNull(),
     /** Unique per kind: enqueueing the same work twice is a no-op that returns the first job. */
@@ -37,9 +49,9 @@ export const jobs = pgTable(
   (t) => [
     uniqueIndex('jobs_kind_dedupe_key').on(t.kind, t.dedupeKey),
     index('jobs_subject_idx').on(t.subject),
-    // The claim walks due pending work in (run_at, id) order and stops at its limit: no sort, whatever the
+    // The claim walks due pending work in (run_at, seq) order and stops at its limit: no sort, whatever the
     // depth of the queue. (No (kind, state) index: the planner would prefer it and sort every pending row.)
-    index('jobs_due_idx').on(t.runAt, t.id).where(sql`${t.state} = 'pending'`),
+    index('jobs_due_idx').on(t.runAt, t.seq).where(sql`${t.state} = 'pending'`),
     index('jobs_lease_idx').on(t.leaseUntil).where(sql`${t.state} = 'running'`),
   ],
 );
