@@ -1,13 +1,14 @@
 /**
- * `npm run bench`: Chambers against a raw Hono JSON echo (the floor), side by side in one process, over
+ * `npm run bench`: Chambers against raw Hono JSON echoes (the floors), side by side in one process, over
  * loopback HTTP; then database and KV round trips per case tool, and a CPU profile of tools/call.
  *
  * - The app is the real one (createChambers, PGlite in memory, the Postgres KV adapter on a second
  *   PGlite so its statements are counted as KV calls, not database round trips), plus one fixture tool,
  *   `bench_noop_get`, granted to ceo: a tools/call that measures auth, decoding and the envelope only.
  * - Load: autocannon in a worker thread, 10 connections; BENCH_ROUNDS (3) rounds of every case for
- *   BENCH_SECONDS (2) each, echo at the start of each round and at the end. A ratio is the median over
- *   rounds of the case against the echo runs beside it: other processes on the machine move the
+ *   BENCH_SECONDS (2) each, the echoes at the start of each round and at the end. A ratio is the median
+ *   over rounds of the case against the runs beside it of the echo that answers the same bytes (tools/list's
+ *   for list, a tools/call's for call): other processes on the machine move the
  *   absolute numbers a lot, and a disturbed round should not decide the result.
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
@@ -228,15 +229,20 @@ async function verify(form: Form, kind: 'call' | 'list') {
 }
 
 const listReply = await verify(forms.list2025, 'list');
-await verify(forms.call2025, 'call');
+const callReply = await verify(forms.call2025, 'call');
 await verify(forms.call2026, 'call');
 await verify(forms.list2026, 'list');
 
-// The floor: a raw Hono route that parses the JSON body and returns the same bytes as tools/list.
+// The floors: a raw Hono route that parses the JSON body and returns the same bytes as tools/list (which
+// grows with every tool), and one that returns the same bytes as a tools/call, each the baseline of its kind.
 const echoApp = new Hono();
 echoApp.post('/echo', async (c) => {
   await c.req.json();
   return c.body(listReply.raw, 200, { 'content-type': listReply.type });
+});
+echoApp.post('/echo-call', async (c) => {
+  await c.req.json();
+  return c.body(callReply.raw, 200, { 'content-type': callReply.type });
 });
 const echo = await listen(echoApp.fetch);
 const echoForm: Form = {
@@ -244,9 +250,18 @@ const echoForm: Form = {
   headers: { 'content-type': 'application/json' },
   body: forms.list2025.body,
 };
-const echoCheck = await send(`${echo.url}/echo`, echoForm);
-if (echoCheck.status !== 200 || echoCheck.raw !== listReply.raw)
-  throw new Error('the echo route is not answering');
+const echoCallForm: Form = {
+  label: `echo (raw Hono, same ${Buffer.byteLength(callReply.raw)} B as tools/call)`,
+  headers: { 'content-type': 'application/json' },
+  body: forms.call2025.body,
+};
+for (const [path, form, reply] of [
+  ['/echo', echoForm, listReply],
+  ['/echo-call', echoCallForm, callReply],
+] as const) {
+  const check = await send(`${echo.url}${path}`, form);
+  if (check.status !== 200 || check.raw !== reply.raw) throw new Error(`the ${path} route is not answering`);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Round trips per call of each case tool (sequential, auth already cached for this token).
@@ -353,8 +368,10 @@ function load(url: string, form: Form, seconds: number, warmupSeconds: number): 
 }
 
 const echoUrl = `${echo.url}/echo`;
+const echoCallUrl = `${echo.url}/echo-call`;
 const cases = [
   { key: 'echo', url: echoUrl, form: echoForm },
+  { key: 'echoCall', url: echoCallUrl, form: echoCallForm },
   { key: 'call2025', url: mcpUrl, form: forms.call2025 },
   { key: 'list2025', url: mcpUrl, form: forms.list2025 },
   { key: 'call2026', url: mcpUrl, form: forms.call2026 },
@@ -376,14 +393,19 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const c of cases) await measure(c.key, c.url, c.form, round === 0 ? 1 : 0.5);
 }
 await measure('echo', echoUrl, echoForm, 0.5);
+await measure('echoCall', echoCallUrl, echoCallForm, 0.5);
 // Still correct after the load (a 200 carrying an error would not show up in the status counts).
 await verify(forms.call2025, 'call');
 await verify(forms.call2026, 'call');
 
 const rps = (r: LoadResult) => r.requests / r.seconds;
-/** Per round: the case's req/s over the mean of the echo runs just before and just after it. */
+const isEcho = (key: CaseKey) => key === 'echo' || key === 'echoCall';
+/**
+ * Per round: the case's req/s over the mean of the runs of its floor (the echo with the same response
+ * bytes) just before and just after it.
+ */
 const ratios = (key: CaseKey) => {
-  const echoes = results.get('echo') ?? [];
+  const echoes = results.get(key.startsWith('call') ? 'echoCall' : 'echo') ?? [];
   return (results.get(key) ?? []).map((r, i) => {
     const before = echoes[i];
     const after = echoes[i + 1];
@@ -489,10 +511,10 @@ console.log(
 const summary = new Map<CaseKey, { rps: number; ratio: number }>();
 for (const c of cases) {
   const m = merged(c.key);
-  const r = c.key === 'echo' ? [1] : ratios(c.key);
+  const r = isEcho(c.key) ? [1] : ratios(c.key);
   summary.set(c.key, { rps: m.rps, ratio: median(r) });
   console.log(
-    `${pad(c.form.label, 50)} ${f0(m.rps).padStart(7)} ${f2(m.p50).padStart(7)} ${f2(m.p99).padStart(7)} ${(c.key === 'echo' ? '1' : f2(median(r))).padStart(7)}  ${m.perRun.map(f0).join(' / ')}`,
+    `${pad(c.form.label, 50)} ${f0(m.rps).padStart(7)} ${f2(m.p50).padStart(7)} ${f2(m.p99).padStart(7)} ${(isEcho(c.key) ? '1' : f2(median(r))).padStart(7)}  ${m.perRun.map(f0).join(' / ')}`,
   );
 }
 const ratioOf = (key: CaseKey) => summary.get(key)?.ratio ?? Number.NaN;
@@ -501,7 +523,7 @@ const spread = (key: CaseKey) => {
   return `${f2(Math.min(...r))}–${f2(Math.max(...r))}`;
 };
 console.log(
-  `\nratios (median over rounds, each against the echo runs beside it): call/echo ${f2(ratioOf('call2025'))} ` +
+  `\nratios (median over rounds, each against the runs beside it of the echo with the same response bytes): call/echo ${f2(ratioOf('call2025'))} ` +
     `(rounds ${spread('call2025')}; 2026 form ${f2(ratioOf('call2026'))}), list/echo ${f2(ratioOf('list2025'))} ` +
     `(rounds ${spread('list2025')}; 2026 form ${f2(ratioOf('list2026'))}); goal ≥ 0.50 each`,
 );
