@@ -10,7 +10,8 @@ export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given and refuses a Buffer: a plain copy.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true });
+    // verbosity 0: errors only; pdf.js's warnings would otherwise go to the console, outside our log.
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true, verbosity: 0 });
   } catch (e) {
     const name = e instanceof Error ? e.name : '';
     if (name === 'PasswordException') {
