@@ -68,8 +68,8 @@ export const hai_checkpoint = defineTool({
         details: { issues: [{ path: 'artifacts', message: 'duplicate artifact name' }] },
       });
     }
-    const argsSha256 = await sha256Hex(stableStringify({ summary: input.summary, artifacts: writes }));
-    const hashes = await Promise.all(writes.map((w) => sha256Hex(w.content)));
+    const argsSha256 = sha256Hex(stableStringify({ summary: input.summary, artifacts: writes }));
+    const hashes = writes.map((w) => sha256Hex(w.content));
     return ctx.db.transaction(async (tx) => {
       await loadProject(tx, input.project_id, true);
       const [existing] = await tx

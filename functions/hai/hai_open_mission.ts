@@ -43,7 +43,7 @@ export const hai_open_mission = defineTool({
     const now = ctx.now();
     const terms = validContract(input, now);
     const scopeKey = input.project_id ?? '*';
-    const termsSha256 = await termsHash(terms);
+    const termsSha256 = termsHash(terms);
     if (input.project_id !== undefined) await loadProject(ctx.db, input.project_id);
     return ctx.db.transaction(async (tx) => {
       const [same] = await tx

@@ -33,7 +33,7 @@ export const hai_park = defineTool({
   idempotencyKey: (input) => `${input.project_id}:${input.text}`,
   async run({ ctx, input }) {
     await loadProject(ctx.db, input.project_id);
-    const textSha256 = await sha256Hex(input.text);
+    const textSha256 = sha256Hex(input.text);
     const { row, written } = await writtenOrExisting(
       ctx.db
         .insert(haiInbox)

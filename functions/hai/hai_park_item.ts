@@ -29,7 +29,7 @@ export const hai_park_item = defineTool({
   async run({ ctx, input }) {
     const mission = await loadMission(ctx.db, input.mission_id);
     requireActive(mission);
-    const itemSha256 = await sha256Hex(input.item);
+    const itemSha256 = sha256Hex(input.item);
     const { row, written } = await writtenOrExisting(
       ctx.db
         .insert(haiParkedItems)

@@ -44,7 +44,7 @@ export const hai_proof = defineTool({
   idempotencyKey: (input) =>
     `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
   async run({ ctx, input }) {
-    const proofSha256 = await sha256Hex(
+    const proofSha256 = sha256Hex(
       stableStringify([
         input.criterion_id,
         input.checked,

@@ -26,7 +26,7 @@ export const hai_propose_next_step = defineTool({
   mutates: 'write',
   idempotencyKey: (input) => `${input.project_id}:${input.content}`,
   async run({ ctx, input }) {
-    const sha = await sha256Hex(input.content);
+    const sha = sha256Hex(input.content);
     return ctx.db.transaction(async (tx) => {
       await loadProject(tx, input.project_id, true);
       const [latest] = await tx

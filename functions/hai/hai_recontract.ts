@@ -64,7 +64,7 @@ export const hai_recontract = defineTool({
     }
     const now = ctx.now();
     const terms = validContract(input, now);
-    const termsSha256 = await termsHash(terms);
+    const termsSha256 = termsHash(terms);
     const result = await ctx.db.transaction(async (tx) => {
       const mission = await loadMission(tx, input.mission_id, 'update');
       const next = input.expected_version + 1;

@@ -65,7 +65,7 @@ export async function runSearch(
     });
   }
   // The cursor names the query it belongs to, so it cannot continue a different search.
-  const fingerprint = (await sha256Hex(stableStringify({ filter, q: query.words }))).slice(0, 16);
+  const fingerprint = sha256Hex(stableStringify({ filter, q: query.words })).slice(0, 16);
   const key = decodeCursor(
     tool,
     page.cursor,

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { constantTimeEqual, randomToken, sha256Hex } from '../contract/hash.ts';
+import { randomToken, sha256Hex } from '../contract/hash.ts';
 import { agentTokens } from '../db/schema/agent_tokens.ts';
 import type { Db } from '../db/types.ts';
 
@@ -8,25 +8,21 @@ const TOKEN_PREFIX = 'chm_';
 /** Mints a bearer token for `agent`; only its SHA-256 is stored, so the token is shown once. */
 export async function mintToken(db: Db, agent: string, label?: string): Promise<string> {
   const token = `${TOKEN_PREFIX}${randomToken(32)}`;
-  await db.insert(agentTokens).values({ tokenHash: await sha256Hex(token), agent, label: label ?? null });
+  await db.insert(agentTokens).values({ tokenHash: sha256Hex(token), agent, label: label ?? null });
   return token;
 }
 
 /** The SHA-256 a token is stored and cached under; the secret itself is never kept or compared. */
-export const tokenHash = (token: string): Promise<string> => sha256Hex(token);
+export const tokenHash = (token: string): string => sha256Hex(token);
 
-/**
- * The agent a token belongs to, or null. Found by the SHA-256 of the presented token, then the stored
- * hash is compared in constant time, so neither step's timing depends on the secret.
- */
+/** The agent a token belongs to, or null; looked up by the SHA-256 of the presented token, never the secret. */
 export async function agentForTokenHash(db: Db, hash: string): Promise<string | null> {
   const rows = await db
-    .select({ agent: agentTokens.agent, tokenHash: agentTokens.tokenHash })
+    .select({ agent: agentTokens.agent })
     .from(agentTokens)
     .where(and(eq(agentTokens.tokenHash, hash), isNull(agentTokens.revokedAt)))
     .limit(1);
-  const row = rows[0];
-  return row !== undefined && (await constantTimeEqual(row.tokenHash, hash)) ? row.agent : null;
+  return rows[0]?.agent ?? null;
 }
 
 /** A token that cannot be one of ours is refused before any hashing or lookup. */

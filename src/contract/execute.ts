@@ -4,8 +4,7 @@ import type { ToolContext } from './define.ts';
 import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
 import { isToolError, ToolError } from './errors.ts';
 import { checkOwnerGate, type OwnerAck, ownerAckOf } from './gates.ts';
-import { sha256Hex } from './hash.ts';
-import { acquireIdempotency } from './idempotency.ts';
+import { acquireIdempotency, displayKey } from './idempotency.ts';
 import type { RateLimiter } from './rate_limit.ts';
 import type { RegisteredTool } from './registry.ts';
 
@@ -181,12 +180,6 @@ async function runTool(
 const defaultMessage = (name: string, status: 'ok' | 'empty') =>
   status === 'ok' ? `${name} succeeded` : `${name} found nothing`;
 
-/** Keys built from long text (a proposal, a parked note) are kept in the audit row as their digest. */
-const MAX_AUDIT_KEY_CHARS = 200;
-async function auditKey(key: string | null): Promise<string | null> {
-  return key === null || key.length <= MAX_AUDIT_KEY_CHARS ? key : `sha256:${await sha256Hex(key)}`;
-}
-
 async function writeAudit(
   ctx: ToolContext,
   tool: string,
@@ -196,7 +189,7 @@ async function writeAudit(
     await ctx.db.insert(auditLog).values({
       agent: ctx.agent,
       tool,
-      idempotencyKey: await auditKey(r.key),
+      idempotencyKey: r.key === null ? null : displayKey(r.key),
       outcome: r.replayed ? 'replayed' : r.envelope.status,
       errorCode: r.envelope.ok ? null : r.envelope.error.code,
       durationMs: r.durationMs,

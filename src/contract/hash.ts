@@ -14,13 +14,14 @@ export function stableStringify(value: unknown): string {
  * SHA-256 as hex. node:crypto (Node, and workerd with nodejs_compat) hashes synchronously: WebCrypto's
  * `subtle.digest` cost ~55 µs per call on Node (a job per digest), most of a cached-token request.
  */
-export async function sha256Hex(input: string | Uint8Array): Promise<string> {
+export function sha256Hex(input: string | Uint8Array): string {
   return createHash('sha256').update(input).digest('hex');
 }
 
 /** Compares two strings in time independent of where they differ (both are hashed first). */
-export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
-  const [ha, hb] = await Promise.all([sha256Hex(a), sha256Hex(b)]);
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ha = sha256Hex(a);
+  const hb = sha256Hex(b);
   let diff = 0;
   for (let i = 0; i < ha.length; i++) diff |= ha.charCodeAt(i) ^ hb.charCodeAt(i);
   return diff === 0;

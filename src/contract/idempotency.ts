@@ -8,7 +8,6 @@ export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A crashed call must not block its key for a day: the in-flight lock lapses quickly. */
 export const LOCK_TTL_MS = 30 * 1000;
 /** Keys longer than this (built from a text or a file) appear in errors as their SHA-256, as in the audit row. */
-const MAX_SHOWN_KEY_CHARS = 200;
 
 type Record_ = { s: 'run'; t: string; f: string } | { s: 'done'; f: string; e: OkEnvelope };
 
@@ -24,9 +23,17 @@ const kvFailure = (e: unknown) =>
     cause: e,
   });
 
+/**
+ * A natural key as errors and the audit row show it: a key built from long text (a whole document, a
+ * proposal) would echo it back, so past 200 characters it is shown as its digest.
+ */
+export function displayKey(key: string): string {
+  return key.length <= 200 ? key : `sha256:${sha256Hex(key)}`;
+}
+
 /** The store key of one (agent, tool, key) scope; the natural key is hashed so any length and alphabet fit. */
-export async function idempotencyKvKey(scope: { agent: string; tool: string; key: string }): Promise<string> {
-  return `idem:v1:${scope.agent}:${scope.tool}:${await sha256Hex(scope.key)}`;
+export function idempotencyKvKey(scope: { agent: string; tool: string; key: string }): string {
+  return `idem:v1:${scope.agent}:${scope.tool}:${sha256Hex(scope.key)}`;
 }
 
 /**
@@ -42,10 +49,8 @@ export async function acquireIdempotency(
   options: { lockTtlMs?: number; replay?: boolean } = {},
 ): Promise<IdempotencySlot> {
   const keepResults = options.replay ?? true;
-  const [kvKey, fingerprint] = await Promise.all([
-    idempotencyKvKey(scope),
-    sha256Hex(stableStringify(scope.args)),
-  ]);
+  const kvKey = idempotencyKvKey(scope);
+  const fingerprint = sha256Hex(stableStringify(scope.args));
   const lock = JSON.stringify({ s: 'run', t: randomToken(16), f: fingerprint } satisfies Record_);
   let claim: Awaited<ReturnType<KvStore['claim']>>;
   try {
@@ -54,9 +59,7 @@ export async function acquireIdempotency(
     throw kvFailure(e);
   }
   if (!claim.claimed) {
-    // A key built from a whole document would echo megabytes back: long keys are shown as their digest.
-    const shown =
-      scope.key.length <= MAX_SHOWN_KEY_CHARS ? scope.key : `sha256:${await sha256Hex(scope.key)}`;
+    const shown = displayKey(scope.key);
     const held = claim.current === null ? null : (JSON.parse(claim.current) as Record_);
     if (held !== null && held.f !== fingerprint) {
       throw new ToolError(

@@ -46,7 +46,7 @@ const adminSecret = randomToken(32);
 if (embedded) {
   app.post('/admin/tokens', async (c) => {
     const given = (c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
-    if (!(await constantTimeEqual(given, adminSecret))) return c.json({ error: 'forbidden' }, 403);
+    if (!constantTimeEqual(given, adminSecret)) return c.json({ error: 'forbidden' }, 403);
     const body = (await c.req.json().catch(() => ({}))) as { agent?: unknown };
     const agent = typeof body.agent === 'string' ? body.agent : '';
     if (!(AGENT_NAMES as readonly string[]).includes(agent))

@@ -59,7 +59,7 @@ export async function createDocument(
     throw new Error(`corpus ${input.corpus} ${input.corpus === 'case' ? 'needs' : 'takes no'} case_id`);
   }
   const mediaType = resolveMediaType(input.bytes, input.declaredMediaType);
-  const sha256 = await sha256Hex(input.bytes as Uint8Array<ArrayBuffer>);
+  const sha256 = sha256Hex(input.bytes as Uint8Array<ArrayBuffer>);
   const now = options.now?.() ?? new Date();
   const inserted = await db
     .insert(documents)

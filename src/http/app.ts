@@ -180,7 +180,7 @@ export function createApp(options: AppOptions) {
       }
     };
     try {
-      const hash = await tokenHash(token);
+      const hash = tokenHash(token);
       const cached = authCache.get(hash);
       let agent = cached !== undefined && cached.until > Date.now() ? cached.agent : null;
       if (agent === null) {

@@ -32,7 +32,7 @@ export function mountWorkerRoutes<V extends WorkerVars>(
     if (given === undefined)
       return challenge('The worker secret is required (Authorization: Bearer <secret>).');
     // Agent tokens are refused here like any other wrong secret: only WORKER_SECRET opens this route.
-    if (!(await constantTimeEqual(given, o.secret))) return challenge('The worker secret is not valid.');
+    if (!constantTimeEqual(given, o.secret)) return challenge('The worker secret is not valid.');
     const text = await c.req.text();
     let parsed: unknown = {};
     try {

@@ -16,17 +16,17 @@ describe('agent tokens', () => {
     const token = await mintToken(db.db, 'writer', 'test');
     expect(plausibleToken(token)).toBe(true);
     const rows = await db.db.select().from(agentTokens);
-    expect(rows.map((r) => r.tokenHash)).toContain(await tokenHash(token));
+    expect(rows.map((r) => r.tokenHash)).toContain(tokenHash(token));
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(await agentForTokenHash(db.db, await tokenHash(token))).toBe('writer');
+    expect(await agentForTokenHash(db.db, tokenHash(token))).toBe('writer');
   });
 
   it('refuses unknown, malformed and revoked tokens', async () => {
-    expect(await agentForTokenHash(db.db, await tokenHash('chm_not-a-real-token'))).toBeNull();
+    expect(await agentForTokenHash(db.db, tokenHash('chm_not-a-real-token'))).toBeNull();
     expect(plausibleToken('Bearer-ish')).toBe(false);
     expect(plausibleToken(`chm_${'x'.repeat(300)}`)).toBe(false);
     const token = await mintToken(db.db, 'qa');
-    const hash = await tokenHash(token);
+    const hash = tokenHash(token);
     expect(await agentForTokenHash(db.db, hash)).toBe('qa');
     await db.db.update(agentTokens).set({ revokedAt: new Date() }).where(eq(agentTokens.tokenHash, hash));
     expect(await agentForTokenHash(db.db, hash)).toBeNull();
@@ -36,6 +36,6 @@ describe('agent tokens', () => {
     const a = await mintToken(db.db, 'ceo');
     const b = await mintToken(db.db, 'ceo');
     expect(a).not.toBe(b);
-    expect(await agentForTokenHash(db.db, await tokenHash(b))).toBe('ceo');
+    expect(await agentForTokenHash(db.db, tokenHash(b))).toBe('ceo');
   });
 });

@@ -90,7 +90,7 @@ describe('internal errors hide their details', () => {
     const long = 'ק'.repeat(201);
     expect(errorCode(await s.call('ceo', 'fixture_boom_run', { key: long }))).toBe('internal');
     const rows = await s.db.db.select().from(auditLog).where(sql`${auditLog.tool} = 'fixture_boom_run'`);
-    expect(rows.map((r) => r.idempotencyKey)).toContain(`sha256:${await sha256Hex(long)}`);
+    expect(rows.map((r) => r.idempotencyKey)).toContain(`sha256:${sha256Hex(long)}`);
     expect(rows.map((r) => r.idempotencyKey)).not.toContain(long);
   });
 

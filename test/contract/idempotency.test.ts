@@ -112,7 +112,7 @@ function idempotencySuite(getSetup: () => Setup) {
     callTool({ tool: registered(tool), args, ctx: ctx(agent, kv), grants: everything });
   const uniqueKey = (label: string) => `${label}-${randomBytes(6).toString('hex')}`;
   const stored = async (tool: string, key: string, agent = 'ceo') =>
-    getSetup().kv.get(await idempotencyKvKey({ agent, tool, key }));
+    getSetup().kv.get(idempotencyKvKey({ agent, tool, key }));
   const auditFor = (requestPrefix: string[]) =>
     getSetup()
       .db.db.select()
@@ -250,7 +250,7 @@ function idempotencySuite(getSetup: () => Setup) {
       }
       throw new Error('expected a ToolError');
     };
-    const shown = `sha256:${await sha256Hex(key)}`;
+    const shown = `sha256:${sha256Hex(key)}`;
     const busy = await refusal({ key, note: 'a' });
     expect([busy.code, busy.details]).toEqual(['in_progress', { key: shown, retry_after_ms: 500 }]);
     expect(busy.message).not.toContain('מסמך ארוך');

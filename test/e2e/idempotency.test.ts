@@ -111,7 +111,7 @@ function idempotencySuite(stack: { db: 'pglite' | 'postgres'; kv: 'postgres' | '
     const args = { case_number: `IDEM-${stack.db}-${stack.kv}-durable`, title: 'שכבה עמידה' };
     const first = expectOk<Created>(await s.call('ceo', 'case_create', args));
     // Lose the request-layer record (as if the KV store had been flushed).
-    await s.kv.delete(`idem:v1:ceo:case_create:${await sha256Hex(args.case_number)}`);
+    await s.kv.delete(`idem:v1:ceo:case_create:${sha256Hex(args.case_number)}`);
     const again = await s.call('ceo', 'case_create', args);
     expect(again.ok && again.replayed).toBeFalsy();
     const data = expectOk<Created>(again);
