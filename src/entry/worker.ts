@@ -10,7 +10,7 @@ import { parseAgents } from '../agents/grants.ts';
 import type { Logger } from '../contract/define.ts';
 import { openNeon } from '../db/neon.ts';
 import { jobHandlers } from '../jobs/handlers.ts';
-import { DRAIN_DEFAULTS, drainJobs } from '../jobs/queue.ts';
+import { drainJobs } from '../jobs/queue.ts';
 import { createUpstashKv } from '../kv/upstash.ts';
 import { createChambers } from '../server.ts';
 
@@ -51,13 +51,8 @@ async function drainDetached(env: WorkerEnv, log: Logger, workerId: string): Pro
     const report = await drainJobs({
       db: handle.db,
       handlers: jobHandlers,
-      maxJobs: DRAIN_DEFAULTS.maxJobs,
-      budgetMs: DRAIN_DEFAULTS.budgetMs,
-      leaseMs: DRAIN_DEFAULTS.leaseMs,
-      concurrency: DRAIN_DEFAULTS.concurrency,
       workerId,
       log,
-      now: () => new Date(),
     });
     if (report.claimed > 0)
       log.info('drained jobs', { ...report, errors: report.errors.length, worker: workerId });

@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import type { Logger } from '../contract/define.ts';
 import { constantTimeEqual } from '../contract/hash.ts';
-import { DRAIN_DEFAULTS, drainJobs, type JobHandler } from '../jobs/queue.ts';
+import { drainJobs, type JobHandler } from '../jobs/queue.ts';
 import type { RequestServices } from './app.ts';
 
 type WorkerVars = { requestId: string; log: Logger };
@@ -49,13 +49,10 @@ export function mountWorkerRoutes<V extends WorkerVars>(
       const report = await drainJobs({
         db: services.db,
         handlers: o.handlers,
-        maxJobs: body.data.max_jobs ?? DRAIN_DEFAULTS.maxJobs,
-        budgetMs: body.data.budget_ms ?? DRAIN_DEFAULTS.budgetMs,
-        leaseMs: DRAIN_DEFAULTS.leaseMs,
-        concurrency: DRAIN_DEFAULTS.concurrency,
+        maxJobs: body.data.max_jobs,
+        budgetMs: body.data.budget_ms,
         workerId: `route-${c.get('requestId')}`,
         log: c.get('log'),
-        now: () => new Date(),
       });
       return c.json(report);
     } finally {

@@ -1,6 +1,6 @@
 import type { Logger, ToolJobs } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
-import { DRAIN_DEFAULTS, drainJobs, emptyDrainReport, type JobHandler } from './queue.ts';
+import { drainJobs, emptyDrainReport, type JobHandler } from './queue.ts';
 
 /** The `jobs` member of one request's ToolContext: kicks are passed on once per request. */
 export function requestJobs(o: {
@@ -27,13 +27,9 @@ export function requestJobs(o: {
       return drainJobs({
         db: o.db,
         handlers,
-        maxJobs: options.maxJobs ?? DRAIN_DEFAULTS.maxJobs,
-        budgetMs: DRAIN_DEFAULTS.budgetMs,
-        leaseMs: DRAIN_DEFAULTS.leaseMs,
-        concurrency: DRAIN_DEFAULTS.concurrency,
+        maxJobs: options.maxJobs,
         workerId: o.workerId,
         log: o.log,
-        now: () => new Date(),
       });
     },
   };

@@ -1,6 +1,6 @@
 import type { Logger } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
-import { DRAIN_DEFAULTS, type DrainReport, drainJobs, type JobHandler } from './queue.ts';
+import { type DrainReport, drainJobs, type JobHandler } from './queue.ts';
 
 export interface DrainLoopOptions {
   db: Db;
@@ -8,12 +8,6 @@ export interface DrainLoopOptions {
   log: Logger;
   /** Polls this often when nothing kicks it (delayed retries come due without a kick). */
   intervalMs?: number;
-  maxJobs?: number;
-  budgetMs?: number;
-  leaseMs?: number;
-  concurrency?: number;
-  workerId?: string;
-  now?(): Date;
 }
 
 export interface DrainLoop {
@@ -28,7 +22,7 @@ export interface DrainLoop {
 /** The in-process worker of `npm start`: drains on kicks, on a timer, and again while work remains. */
 export function startDrainLoop(o: DrainLoopOptions): DrainLoop {
   const stopper = new AbortController();
-  const workerId = o.workerId ?? `node-${crypto.randomUUID().slice(0, 8)}`;
+  const workerId = `node-${crypto.randomUUID().slice(0, 8)}`;
   let kicked = true;
   let wake: (() => void) | undefined;
   let idleWaiters: (() => void)[] = [];
@@ -60,13 +54,8 @@ export function startDrainLoop(o: DrainLoopOptions): DrainLoop {
         report = await drainJobs({
           db: o.db,
           handlers: o.handlers,
-          maxJobs: o.maxJobs ?? DRAIN_DEFAULTS.maxJobs,
-          budgetMs: o.budgetMs ?? DRAIN_DEFAULTS.budgetMs,
-          leaseMs: o.leaseMs ?? DRAIN_DEFAULTS.leaseMs,
-          concurrency: o.concurrency ?? DRAIN_DEFAULTS.concurrency,
           workerId,
           log: o.log,
-          now: o.now ?? (() => new Date()),
           signal: stopper.signal,
         });
         if (report.claimed > 0) o.log.info('drained jobs', { ...report, errors: report.errors.length });

@@ -276,17 +276,18 @@ export async function countDueJobs(db: Db, kinds: readonly string[], now: Date):
 export interface DrainOptions {
   db: Db;
   handlers: Readonly<Record<string, JobHandler>>;
-  /** At most this many jobs are claimed. */
-  maxJobs: number;
+  /** At most this many jobs are claimed (default DRAIN_DEFAULTS.maxJobs, as every default below). */
+  maxJobs?: number | undefined;
   /** No job is claimed after this many ms; jobs already running finish (their lease covers them). */
-  budgetMs: number;
+  budgetMs?: number | undefined;
   /** How long a claimed job is this worker's; past it another worker may run the job again. */
-  leaseMs: number;
+  leaseMs?: number | undefined;
   workerId: string;
-  /** Jobs run side by side (each lane claims one job at a time). Default 1. */
-  concurrency?: number;
+  /** Jobs run side by side (each lane claims one job at a time). */
+  concurrency?: number | undefined;
   log: Logger;
-  now(): Date;
+  /** The clock (default the system clock); tests move it. */
+  now?: (() => Date) | undefined;
   backoff?: Backoff;
   /** Stops claiming when aborted (shutdown); running jobs see it through their own signal. */
   signal?: AbortSignal;
@@ -333,7 +334,15 @@ export const emptyDrainReport = (): DrainReport => ({
 });
 
 /** Drains one bounded batch: at most `maxJobs` jobs, claimed within `budgetMs`, `concurrency` at a time. */
-export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
+export async function drainJobs(options: DrainOptions): Promise<DrainReport> {
+  const o = {
+    ...options,
+    maxJobs: options.maxJobs ?? DRAIN_DEFAULTS.maxJobs,
+    budgetMs: options.budgetMs ?? DRAIN_DEFAULTS.budgetMs,
+    leaseMs: options.leaseMs ?? DRAIN_DEFAULTS.leaseMs,
+    concurrency: options.concurrency ?? DRAIN_DEFAULTS.concurrency,
+    now: options.now ?? (() => new Date()),
+  };
   const started = Date.now();
   const kinds = Object.keys(o.handlers);
   const report = emptyDrainReport();
@@ -413,7 +422,7 @@ export async function drainJobs(o: DrainOptions): Promise<DrainReport> {
       o.signal?.removeEventListener('abort', onStop);
     }
   };
-  const lanes = Math.max(1, Math.min(o.concurrency ?? 1, o.maxJobs));
+  const lanes = Math.max(1, Math.min(o.concurrency, o.maxJobs));
   await Promise.all(Array.from({ length: lanes }, lane));
   report.remaining = await countDueJobs(o.db, kinds, o.now());
   report.ms = Date.now() - started;
