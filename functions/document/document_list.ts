@@ -1,22 +1,14 @@
-import { and, asc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { clampLimit, decodeCursor, pageInput, toPage } from '../../src/contract/limits.ts';
+import { clampLimit, createdAtKeyset, decodeCursor, pageInput, toPage } from '../../src/contract/limits.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { loadLiveCase } from '../case/_shared.ts';
 import { corpusInput, documentView } from './_shared.ts';
 
-// Microsecond created_at in the cursor, as in case_list: a millisecond Date would repeat or skip rows.
-const exactCreatedAt = sql<string>`to_char(${documents.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const isCursorKey = (key: (string | number)[]) =>
-  key.length === 2 &&
-  typeof key[0] === 'string' &&
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(key[0]) &&
-  !Number.isNaN(Date.parse(`${key[0].slice(0, 23)}Z`)) &&
-  typeof key[1] === 'string' &&
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key[1]);
+const keyset = createdAtKeyset(documents.createdAt, documents.id);
 
 export const document_list = defineTool({
   name: 'document_list',
@@ -35,7 +27,7 @@ export const document_list = defineTool({
   mutates: false,
   async run({ ctx, input }) {
     const limit = clampLimit(input.limit);
-    const after = decodeCursor('document_list', input.cursor, isCursorKey);
+    const after = decodeCursor('document_list', input.cursor, keyset.isKey);
     if (input.case_id === undefined && (input.corpus === undefined || input.corpus === 'case')) {
       throw new ToolError(
         'invalid_args',
@@ -60,12 +52,9 @@ export const document_list = defineTool({
       where.push(eq(documents.corpus, input.corpus));
     }
     if (input.status !== undefined) where.push(eq(documents.status, input.status));
-    if (after !== undefined) {
-      const [at, id] = after;
-      where.push(sql`(${documents.createdAt}, ${documents.id}) > (${at}::timestamptz, ${id}::uuid)`);
-    }
+    if (after !== undefined) where.push(keyset.after(after));
     const rows = await ctx.db
-      .select({ ...getTableColumns(documents), cursorAt: exactCreatedAt })
+      .select({ ...getTableColumns(documents), cursorAt: keyset.cursorAt })
       .from(documents)
       .where(and(...where))
       .orderBy(asc(documents.createdAt), asc(documents.id))

@@ -1,3 +1,4 @@
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ToolError } from './errors.ts';
 
@@ -96,5 +97,34 @@ export function toPage<R, T>(
     items: pageRows.map(map),
     limit,
     next_cursor: more && last !== undefined ? encodeCursor(tool, keyOf(last)) : null,
+  };
+}
+
+const isTimestamp = (s: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(s)) return false;
+  // A calendar-valid instant (no hour 25, no Feb 30): the Date round trip of the millisecond part matches.
+  const d = new Date(`${s.slice(0, 23)}Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 23) === s.slice(0, 23);
+};
+
+/**
+ * Keyset paging by (created_at, id), the stable order of the list tools. The cursor carries created_at to
+ * the microsecond as Postgres stores it: a JS Date (milliseconds) would land before the last row of the
+ * page and repeat it on the next one.
+ */
+export function createdAtKeyset(createdAtColumn: AnyColumn, idColumn: AnyColumn) {
+  return {
+    /** Select it as the row's cursor position. */
+    cursorAt: sql<string>`to_char(${createdAtColumn} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    /** Pass to decodeCursor: a forged key is invalid_args, never a database error. */
+    isKey: (key: (string | number)[]) =>
+      key.length === 2 &&
+      typeof key[0] === 'string' &&
+      isTimestamp(key[0]) &&
+      typeof key[1] === 'string' &&
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key[1]),
+    /** The rows after a decoded key; a row comparison, so a (created_at, id) index serves it. */
+    after: ([at, id]: (string | number)[]): SQL =>
+      sql`(${createdAtColumn}, ${idColumn}) > (${at}::timestamptz, ${id}::uuid)`,
   };
 }
