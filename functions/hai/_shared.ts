@@ -524,7 +524,6 @@ export async function readLease(
 ): Promise<{
   lease: Pick<HaiLeaseRow, 'id' | 'missionId' | 'epoch' | 'contractVersion' | 'expiresAt'>;
   mission: HaiMissionRow;
-  source: 'kv' | 'postgres';
 }> {
   let copy: LeaseCopy | null = null;
   try {
@@ -544,7 +543,7 @@ export async function readLease(
       revokedAt: null,
     };
     judgeLease(lease, mission, ctx.now());
-    return { lease, mission, source: 'kv' };
+    return { lease, mission };
   }
   const rows = await ctx.db
     .select({ lease: haiLeases, mission: haiMissions })
@@ -555,7 +554,7 @@ export async function readLease(
   if (row === undefined || row.lease.agent !== ctx.agent) throw leaseNotFound(leaseId);
   judgeLease(row.lease, row.mission, ctx.now());
   await cacheLease(ctx, row.lease);
-  return { lease: row.lease, mission: row.mission, source: 'postgres' };
+  return { lease: row.lease, mission: row.mission };
 }
 
 /**
@@ -582,9 +581,8 @@ async function lockLease(
 }
 
 /**
- * A write bound to a session lease: admitted on the fast path (readLease: the key-value copy and the
- * mission's epoch), then run in a transaction that locks and judges the lease again where it writes
- * (lockLease), with the contract the lease works under.
+ * A write bound to a session lease: run in a transaction that locks and judges the lease where it writes
+ * (lockLease), with the contract the lease works under. (No fast-path check first: it would only repeat it.)
  */
 export async function writeUnderLease<T>(
   ctx: ToolContext,
@@ -594,7 +592,6 @@ export async function writeUnderLease<T>(
     bound: { lease: HaiLeaseRow; mission: HaiMissionRow; contract: HaiContractRow },
   ) => Promise<T>,
 ): Promise<T> {
-  await readLease(ctx, leaseId);
   return ctx.db.transaction(async (tx) => {
     const { lease, mission } = await lockLease(tx, ctx, leaseId);
     const contract = await loadContract(tx, mission.id, lease.contractVersion);
