@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { haiActivityChecks } from '../../src/db/schema/hai.ts';
-import { leaseIdInput, normaliseActivity, scopeOf, writeUnderLease } from './_shared.ts';
+import { leaseIdInput, normaliseActivity, scopeOf, writeUnderLease, writtenOrExisting } from './_shared.ts';
 
 export const hai_check_activity = defineTool({
   name: 'hai_check_activity',
@@ -28,21 +28,26 @@ export const hai_check_activity = defineTool({
     const activity = normaliseActivity(input.activity);
     return writeUnderLease(ctx, input.lease_id, async (tx, { lease, contract }) => {
       const verdict = scopeOf(contract, activity);
-      await tx
-        .insert(haiActivityChecks)
-        .values({
-          leaseId: lease.id,
-          activity,
-          inScope: verdict.in_scope,
-          matched: verdict.matched,
-          agent: ctx.agent,
-          checkedAt: ctx.now(),
-        })
-        .onConflictDoNothing();
-      const [row] = await tx
-        .select({ checkedAt: haiActivityChecks.checkedAt })
-        .from(haiActivityChecks)
-        .where(and(eq(haiActivityChecks.leaseId, lease.id), eq(haiActivityChecks.activity, activity)));
+      const { row } = await writtenOrExisting(
+        tx
+          .insert(haiActivityChecks)
+          .values({
+            leaseId: lease.id,
+            activity,
+            inScope: verdict.in_scope,
+            matched: verdict.matched,
+            agent: ctx.agent,
+            checkedAt: ctx.now(),
+          })
+          .onConflictDoNothing()
+          .returning({ checkedAt: haiActivityChecks.checkedAt }),
+        () =>
+          tx
+            .select({ checkedAt: haiActivityChecks.checkedAt })
+            .from(haiActivityChecks)
+            .where(and(eq(haiActivityChecks.leaseId, lease.id), eq(haiActivityChecks.activity, activity))),
+        'activity check',
+      );
       return ok(
         {
           activity,
@@ -50,7 +55,7 @@ export const hai_check_activity = defineTool({
           matched: verdict.matched,
           rule: verdict.rule,
           contract_version: contract.version,
-          checked_at: row?.checkedAt.toISOString() ?? null,
+          checked_at: row.checkedAt.toISOString(),
         },
         verdict.in_scope
           ? `"${activity}" is inside the contract (${verdict.matched})`

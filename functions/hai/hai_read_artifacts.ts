@@ -4,7 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { haiArtifacts } from '../../src/db/schema/hai.ts';
-import { confineArtifactName, loadProject, projectIdInput } from './_shared.ts';
+import { confineArtifactName, latestVersions, loadProject, projectIdInput } from './_shared.ts';
 
 export const hai_read_artifacts = defineTool({
   name: 'hai_read_artifacts',
@@ -40,16 +40,9 @@ export const hai_read_artifacts = defineTool({
     }
     await loadProject(ctx.db, input.project_id);
     if (names === undefined) {
-      const index = await ctx.db
-        .select({
-          name: haiArtifacts.name,
-          version: sql<number>`max(${haiArtifacts.version})::int`,
-        })
-        .from(haiArtifacts)
-        .where(eq(haiArtifacts.projectId, input.project_id))
-        .groupBy(haiArtifacts.name)
-        .orderBy(haiArtifacts.name);
-      const items = index.map((r) => ({ name: r.name, version: r.version }));
+      const items = Object.entries(await latestVersions(ctx.db, input.project_id))
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, version]) => ({ name, version }));
       return items.length === 0
         ? empty({ project_id: input.project_id, artifacts: [] }, 'The project has no artifacts yet')
         : ok({ project_id: input.project_id, artifacts: items });
