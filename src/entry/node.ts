@@ -7,6 +7,7 @@ import { hasAnyToken, mintToken } from '../auth/tokens.ts';
 import { constantTimeEqual, randomToken } from '../contract/hash.ts';
 import { jobHandlers } from '../jobs/handlers.ts';
 import { startDrainLoop } from '../jobs/loop.ts';
+import { purgeExpiredKv } from '../kv/postgres.ts';
 import { createChambers } from '../server.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
 import { openNodeStores } from './node-stores.ts';
@@ -41,6 +42,18 @@ const { app, registry, log } = createChambers({
 });
 
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
+
+// The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
+// its own keys); every 10 minutes, and never keeping the process alive.
+const purge =
+  stores.kv.kind === 'postgres'
+    ? setInterval(() => {
+        purgeExpiredKv(stores.handle.db).then(
+          (n) => n > 0 && log.info('purged expired key-value entries', { count: n }),
+          (e: unknown) => log.warn('key-value purge failed', { error: String(e) }),
+        );
+      }, 10 * 60_000).unref()
+    : undefined;
 
 const adminSecret = randomToken(32);
 if (embedded) {
@@ -94,6 +107,7 @@ const stop = async (signal: string) => {
   stopping = true;
   log.info('shutting down', { signal });
   server.close();
+  clearInterval(purge);
   await Promise.allSettled([...pending, loop?.stop()]);
   await lock?.release();
   await stores.handle.close();

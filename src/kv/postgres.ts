@@ -88,7 +88,7 @@ export function createPostgresKv(db: Db): KvStore {
   };
 }
 
-/** Deletes expired entries (they already read as absent); returns how many. Run it from the scheduled job. */
+/** Deletes expired entries (they already read as absent); returns how many. `npm start` runs it every 10 min. */
 export async function purgeExpiredKv(db: Db): Promise<number> {
   // Counted in SQL so a large purge does not ship every deleted key back.
   const result = await db.execute(sql`
