@@ -10,15 +10,12 @@ import {
   documents,
   searchTerms,
 } from '../db/schema/documents.ts';
-import type { Db } from '../db/types.ts';
+import type { Db, DbOrTx } from '../db/types.ts';
 import { chunkPages } from '../search/chunk.ts';
 import { tokens } from '../search/normalize.ts';
 import { ExtractionError } from './errors.ts';
 import { resolveMediaType } from './media.ts';
 import { extractPages } from './pages.ts';
-
-/** A database or a transaction on it: the upload tools call createDocument inside their transaction. */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export interface DocumentMetadata {
   title: string;

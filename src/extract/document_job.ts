@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { documents } from '../db/schema/documents.ts';
-import { type DbOrTx, enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
+import type { DbOrTx } from '../db/types.ts';
+import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { extractAndIndexDocument } from './document.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
 

@@ -18,10 +18,7 @@
 import { sql } from 'drizzle-orm';
 import type { Logger } from '../contract/define.ts';
 import { jobs } from '../db/schema/jobs.ts';
-import type { Db } from '../db/types.ts';
-
-/** A database or a drizzle transaction on it (a transaction is a database for every query we make). */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+import { type Db, type DbOrTx, rowsOf } from '../db/types.ts';
 
 export interface EnqueueInput {
   kind: string;
@@ -83,13 +80,6 @@ const MAX_ERROR_CHARS = 2_000;
 /** The delay before the attempt after `attempt` failed: base · 2^(attempt−1), capped. */
 export function backoffMs(attempt: number, backoff: Backoff = DEFAULT_BACKOFF): number {
   return Math.min(backoff.capMs, backoff.baseMs * 2 ** Math.max(0, attempt - 1));
-}
-
-/** The rows of a raw `db.execute` result: every driver we use (pg, PGlite, Neon) returns `{ rows }`. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  const rows = (result as { rows?: unknown } | null)?.rows;
-  if (!Array.isArray(rows)) throw new Error('unexpected result shape from db.execute');
-  return rows as Record<string, unknown>[];
 }
 
 const clock = (now: Date) => sql`greatest(now(), ${now.toISOString()}::timestamptz)`;

@@ -1,19 +1,12 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { kvEntries } from '../db/schema/kv_entries.ts';
-import type { Db } from '../db/types.ts';
+import { type Db, rowsOf } from '../db/types.ts';
 import { ttlMillis } from './ttl.ts';
 import type { KvClaim, KvStore } from './types.ts';
 
 // Expiry is computed and compared with the database clock only, so app servers' clocks never matter.
 const expiresIn = (ttlMs: number) => sql`now() + ${ttlMillis(ttlMs)}::float8 * interval '1 millisecond'`;
 const live = gt(kvEntries.expiresAt, sql`now()`);
-
-/** The rows of a raw `db.execute` result: every driver we use (pg, PGlite, Neon) returns `{ rows }`. */
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  const rows = (result as { rows?: unknown } | null)?.rows;
-  if (!Array.isArray(rows)) throw new Error('unexpected result shape from db.execute');
-  return rows as Record<string, unknown>[];
-}
 
 /**
  * The key-value store over the `kv_entries` table (the embedded default, and a fallback without Redis).

@@ -1,6 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
-import type { Db } from '../db/types.ts';
+import { type Db, rowsOf } from '../db/types.ts';
 import {
   anyFormTsquery,
   normalizeHebrew,
@@ -120,15 +120,20 @@ export async function searchChunks(
       join documents d on d.id = c.document_id
     order by score desc, c.document_id, c.chunk_index
     limit ${limit} offset ${page.offset}`;
-  const rows = await rowsOf(db, ranked);
+  const rows = rowsOf<Row>(await db.execute(ranked));
   if (rows.length === 0 && !options.fuzzy) {
     // Nothing in this scope has any query word: try the corpus words closest to each query word (a
-    // misspelling). Decided by the data alone, so every page of the same query takes the same path.
-    const any = await rowsOf(
-      db,
-      sql`select 1 as document_id from document_chunks c join documents d on d.id = c.document_id
-        where ${scope} and c.tsv @@ ${anyForm} limit 1`,
-    );
+    // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
+    // empty first page already proves it (candidates are chosen before the offset).
+    const any =
+      page.offset === 0
+        ? []
+        : rowsOf(
+            await db.execute(
+              sql`select 1 as document_id from document_chunks c join documents d on d.id = c.document_id
+                where ${scope} and c.tsv @@ ${anyForm} limit 1`,
+            ),
+          );
     if (any.length === 0) {
       const corrected = await closestWords(
         db,
@@ -167,12 +172,6 @@ async function closestWords(db: Db, surfaces: string[]): Promise<QueryTerms['wor
     if (result.rows.length > 0) out.push({ surface, forms: result.rows.map((r) => r.term) });
   }
   return out;
-}
-
-async function rowsOf(db: Db, query: SQL): Promise<Row[]> {
-  // Every driver (node-postgres, PGlite, Neon) returns the rows under `rows`.
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
-  return result.rows;
 }
 
 const SNIPPET_WORDS = 36;

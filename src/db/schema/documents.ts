@@ -100,8 +100,8 @@ export const documentPages = pgTable(
 );
 
 /**
- * Search chunks: never cross a page. `norm_text` is the normalised surface text (trigram similarity and
- * fuzzy matching); `terms` adds each Hebrew word's prefix-stripped forms; `tsv` / `surface_tsv` are their
+ * Search chunks: never cross a page. `norm_text` is the normalised surface text (the trigram re-rank of the
+ * top candidates; misspellings go through search_terms); `terms` adds each Hebrew word's prefix-stripped forms; `tsv` / `surface_tsv` are their
  * stored `simple` tsvectors (full-text matching and ranking).
  */
 export const documentChunks = pgTable(
@@ -126,7 +126,6 @@ export const documentChunks = pgTable(
   (t) => [
     primaryKey({ columns: [t.documentId, t.chunkIndex] }),
     index('document_chunks_fts_idx').using('gin', t.tsv),
-    index('document_chunks_trgm_idx').using('gin', t.normText.op('gin_trgm_ops')),
   ],
 );
 

@@ -1,0 +1,1 @@
+DROP INDEX "document_chunks_trgm_idx";
