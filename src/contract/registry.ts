@@ -69,7 +69,16 @@ function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
 
 /** Every rule the registry enforces, for all tools at once; empty when the registry is sound. */
 export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
+  return checkAndPlan(defs).problems;
+}
+
+/** The checks, keeping each tool's decode plan (JSON Schema conversion is most of start-up's work). */
+function checkAndPlan(defs: readonly AnyTool[]): {
+  problems: RegistryProblem[];
+  plans: Map<string, DecodePlan>;
+} {
   const problems: RegistryProblem[] = [];
+  const plans = new Map<string, DecodePlan>();
   const names = new Set<string>();
   for (const def of defs) {
     const tool = def.name;
@@ -87,6 +96,7 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
     let plan: DecodePlan | undefined;
     try {
       plan = planDecoding(inputObject(def));
+      plans.set(tool, plan);
     } catch (e) {
       problems.push({
         tool,
@@ -144,17 +154,17 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
       });
     }
   }
-  return problems;
+  return { problems, plans };
 }
 
 /** Builds the registry, refusing it (naming each tool and rule) when any tool breaks the contract. */
 export function buildRegistry(defs: readonly AnyTool[]): Registry {
-  const problems = checkTools(defs);
+  const { problems, plans } = checkAndPlan(defs);
   if (problems.length > 0) throw new RegistryError(problems);
   const tools = [...defs]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((def): RegisteredTool => {
-      const plan = planDecoding(inputObject(def));
+      const plan = plans.get(def.name) ?? planDecoding(inputObject(def));
       return {
         def,
         plan,
