@@ -117,7 +117,7 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
     if (def.ownerGate) {
       // Recorded in the audit row even when the gate refuses: an attempt is worth knowing about.
       ack = ownerAckOf(input);
-      if (def.ownerGate === true || def.ownerGate(input)) checkOwnerGate(def.name, input);
+      if (def.ownerGate === true || def.ownerGate(input)) checkOwnerGate(def.name, ack);
     }
     def.precheck?.(input);
     if (def.mutates !== false && def.idempotencyKey !== undefined) {

@@ -25,9 +25,8 @@ export function ownerAckOf(input: Record<string, unknown>): OwnerAck {
   return { ack: input.owner_ack === true, reason: reason === '' ? null : reason };
 }
 
-/** Refuses a gated call without the owner's acknowledgement; returns what goes to the audit log. */
-export function checkOwnerGate(tool: string, input: Record<string, unknown>): OwnerAck {
-  const given = ownerAckOf(input);
+/** Refuses a gated call without the owner's acknowledgement (as read by ownerAckOf). */
+export function checkOwnerGate(tool: string, given: OwnerAck): void {
   if (!given.ack || given.reason === null) {
     throw new ToolError('owner_gate_required', `${tool} needs the owner's acknowledgement`, {
       details: {
@@ -36,5 +35,4 @@ export function checkOwnerGate(tool: string, input: Record<string, unknown>): Ow
       hint: 'Ask the human owner to approve; then call again with owner_ack: true and their reason. Never set owner_ack on your own.',
     });
   }
-  return given;
 }

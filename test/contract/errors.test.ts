@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from '../../src/contract/define.ts';
 import { type Envelope, envelopeJsonSchema, errorEnvelope } from '../../src/contract/envelope.ts';
 import { errorCatalogue, errorCodes, isToolError, ToolError } from '../../src/contract/errors.ts';
 import { callTool, errorToEnvelope, isDependencyFailure } from '../../src/contract/execute.ts';
-import { checkOwnerGate } from '../../src/contract/gates.ts';
+import { checkOwnerGate, ownerAckOf } from '../../src/contract/gates.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { createRateLimiter } from '../../src/contract/rate_limit.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
@@ -289,7 +289,7 @@ describe('rate limiting', () => {
 describe('owner gate', () => {
   const refusal = (input: Record<string, unknown>) => {
     try {
-      checkOwnerGate('thing_delete', input);
+      checkOwnerGate('thing_delete', ownerAckOf(input));
     } catch (e) {
       if (isToolError(e)) return e;
       throw e;
@@ -316,9 +316,8 @@ describe('owner gate', () => {
   });
 
   it('returns the ack and the trimmed reason for the audit log', () => {
-    expect(checkOwnerGate('thing_delete', { owner_ack: true, reason: '  the chair agreed ' })).toEqual({
-      ack: true,
-      reason: 'the chair agreed',
-    });
+    const given = ownerAckOf({ owner_ack: true, reason: '  the chair agreed ' });
+    expect(given).toEqual({ ack: true, reason: 'the chair agreed' });
+    expect(() => checkOwnerGate('thing_delete', given)).not.toThrow();
   });
 });
