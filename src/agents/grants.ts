@@ -1,5 +1,6 @@
 // Agent definitions (agents/<name>.md) and the INV-TOOL6 grant check (DESIGN C7).
 // Pure functions over strings: the Worker build uses this module too, and Workers have no fs.
+import { nearestName } from '../contract/naming.ts';
 
 export const AGENT_NAMES = ['ceo', 'analyst', 'researcher', 'writer', 'qa'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
@@ -150,7 +151,7 @@ export function checkGrants(agents: AgentRegistry, knownToolNames: readonly stri
     }
     for (const tool of agent.tools) {
       if (known.has(tool)) continue;
-      const near = nearest(tool, knownToolNames);
+      const near = nearestName(tool, knownToolNames);
       problems.push({
         agent: agent.name,
         tool,
@@ -415,31 +416,4 @@ function readQuoted(
     `unterminated ${quote === '"' ? 'double' : 'single'}-quoted value`,
     lineNo,
   );
-}
-
-/** The closest known name within a small edit distance, to suggest a fix for a typo. */
-function nearest(name: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 4)) + 1;
-  for (const candidate of candidates) {
-    const d = editDistance(name, candidate);
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
