@@ -5,9 +5,11 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { documents } from '../../src/db/schema/documents.ts';
+import { committeeField, courtField, decisionFields } from './_decision.ts';
 import { documentIdInput, documentView, loadDocument } from './_shared.ts';
 
-const text = (max: number, what: string) => z.string().trim().min(1).max(max).optional().describe(what);
+const forCorpora = <T extends z.ZodType>(corpora: string, field: T): T =>
+  field.describe(`${corpora}: ${field.description ?? ''}`);
 
 /** Fields only the internal and library corpora carry. */
 const DECISION_FIELDS = ['number', 'decision_date', 'court', 'committee', 'parties'] as const;
@@ -21,15 +23,19 @@ export const document_update = defineTool({
     'document for that. Only the fields given change; safe to retry. Returns the document and the fields changed.',
   input: {
     document_id: documentIdInput,
-    title: text(300, 'A short descriptive title (Hebrew is fine)'),
-    number: text(
-      100,
-      'internal/library: the decision’s or ruling’s number as cited, e.g. ערר 6091/09, ע"א 1108/97',
-    ),
-    decision_date: z.iso.date().optional().describe('internal/library: the date of the decision, YYYY-MM-DD'),
-    court: text(200, 'library: the court that gave the ruling'),
-    committee: text(200, 'internal: the committee that gave the decision'),
-    parties: text(500, 'internal/library: the parties, as cited (e.g. "כהן נ׳ הוועדה המקומית רעננה")'),
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .optional()
+      .describe('A short descriptive title (Hebrew is fine)'),
+    // The decision fields as internal_decision_add and library_add take them, saying which corpus has which.
+    number: forCorpora('internal/library', decisionFields.number),
+    decision_date: forCorpora('internal/library', decisionFields.decision_date),
+    court: forCorpora('library', courtField),
+    committee: forCorpora('internal', committeeField),
+    parties: forCorpora('internal/library', decisionFields.parties),
   },
   mutates: 'write',
   idempotencyKey: (input) => `${input.document_id}:${stableStringify(input)}`,
