@@ -11,9 +11,9 @@ import { jobs } from '../../src/db/schema/jobs.ts';
 import { createDocument, type DocumentMetadata } from '../../src/extract/document.ts';
 import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../../src/extract/document_job.ts';
 import {
-  ALIASES,
   checkBase64Size,
   checkTextSize,
+  declaredMediaType,
   decodeBase64Capped,
   MAX_ANY_BYTES,
   MAX_BYTES,
@@ -97,11 +97,10 @@ export function checkContent(input: ContentInput): void {
     checkTextSize(input.text);
     return;
   }
-  const declared = input.media_type?.split(';')[0]?.trim().toLowerCase();
-  const type = declared === undefined ? undefined : ALIASES[declared];
+  const { wanted } = declaredMediaType(input.media_type);
   checkBase64Size(
     input.content_base64 ?? '',
-    type === undefined || type === 'sniff' ? MAX_ANY_BYTES : MAX_BYTES[type],
+    wanted === undefined || wanted === 'sniff' ? MAX_ANY_BYTES : MAX_BYTES[wanted],
   );
 }
 
@@ -122,9 +121,8 @@ export function contentKey(
   return `${corpus}:${caseId ?? '-'}:${stableStringify(rest)}:${content}`;
 }
 
-/** The bytes of the upload (decoded after the size check); invalid_args for bad base64. */
+/** The bytes of the upload (the tools' precheck ran checkContent first); invalid_args for bad base64. */
 export function contentBytes(input: ContentInput): Uint8Array {
-  checkContent(input);
   return input.text !== undefined
     ? textBytesCapped(input.text)
     : decodeBase64Capped(input.content_base64 ?? '');

@@ -6,6 +6,3 @@ export const jobKindInput = z
   .trim()
   .regex(/^[a-z][a-z0-9_.:-]{0,99}$/, 'a job kind: lower-case letters, digits, _ . : -')
   .describe('A job kind, e.g. "document_extract"; omit for every kind');
-
-/** The subject a document's jobs carry. */
-export { documentSubject } from '../../src/extract/document_job.ts';

@@ -3,8 +3,8 @@ import type { ToolContext } from '../../src/contract/define.ts';
 import { empty, ok, type ToolResult } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
-import { clampLimit, decodeCursor, encodeCursor, pageInput } from '../../src/contract/limits.ts';
-import { analyzeQuery, type QueryTerms } from '../../src/search/normalize.ts';
+import { clampLimit, decodeCursor, encodeCursor } from '../../src/contract/limits.ts';
+import type { QueryTerms } from '../../src/search/normalize.ts';
 import {
   type ChunkHit,
   highlight,
@@ -23,8 +23,6 @@ export const queryInput = z
       'מגורים, ע"א 1108/97). Niqqud, geresh/gershayim, maqaf and one-letter prefixes (ו ה ב כ ל מ ש) are ' +
       'normalised, so write words naturally; more matching words rank higher.',
   );
-
-export const searchPageInput = pageInput;
 
 /** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
 const MAX_OFFSET = MAX_RANKED;
@@ -104,5 +102,3 @@ export async function runSearch(
     ? empty(data, 'Nothing matches')
     : ok(data, `${items.length} hit(s)${data.next_cursor ? '; more on the next page' : ''}`);
 }
-
-export { analyzeQuery };

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { pageInput } from '../../src/contract/limits.ts';
+import { analyzeQuery } from '../../src/search/normalize.ts';
 import { loadLiveCase } from '../case/_shared.ts';
-import { analyzeQuery, hitDescription, queryInput, runSearch, searchPageInput } from './_shared.ts';
+import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 export const search_case = defineTool({
   name: 'search_case',
@@ -13,7 +15,7 @@ export const search_case = defineTool({
   input: {
     case_id: z.uuid().describe('The case whose documents to search'),
     query: queryInput,
-    ...searchPageInput,
+    ...pageInput,
   },
   mutates: false,
   async run({ ctx, input }) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { clampLimit } from '../../src/contract/limits.ts';
+import { clampLimit, pageInput } from '../../src/contract/limits.ts';
 import { documentChunks, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
 import {
@@ -14,7 +14,7 @@ import {
   tokens,
 } from '../../src/search/normalize.ts';
 import { loadLiveCase } from '../case/_shared.ts';
-import { hitDescription, queryInput, runSearch, searchPageInput } from './_shared.ts';
+import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 /** Words found in nearly every appeals-committee document: they say nothing about what a case is about. */
 const BOILERPLATE = new Set(
@@ -65,7 +65,7 @@ export const search_internal = defineTool({
       .uuid()
       .optional()
       .describe('Find decisions similar to this case (uses its uploaded, extracted documents)'),
-    ...searchPageInput,
+    ...pageInput,
   },
   mutates: false,
   async run({ ctx, input }) {

@@ -1,5 +1,7 @@
 import { defineTool } from '../../src/contract/define.ts';
-import { analyzeQuery, hitDescription, queryInput, runSearch, searchPageInput } from './_shared.ts';
+import { pageInput } from '../../src/contract/limits.ts';
+import { analyzeQuery } from '../../src/search/normalize.ts';
+import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 export const search_library = defineTool({
   name: 'search_library',
@@ -8,7 +10,7 @@ export const search_library = defineTool({
     'Full-text search in the library of external rulings (court judgments added to the library). Each hit ' +
     'carries the ruling’s number, date, court and parties for citing. A hit is a lead to read, not a verified ' +
     `authority. For the committee’s own decisions use search_internal. ${hitDescription}`,
-  input: { query: queryInput, ...searchPageInput },
+  input: { query: queryInput, ...pageInput },
   mutates: false,
   async run({ ctx, input }) {
     return runSearch(

@@ -1,5 +1,7 @@
 import { defineTool } from '../../src/contract/define.ts';
-import { analyzeQuery, hitDescription, queryInput, runSearch, searchPageInput } from './_shared.ts';
+import { pageInput } from '../../src/contract/limits.ts';
+import { analyzeQuery } from '../../src/search/normalize.ts';
+import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 export const search_style = defineTool({
   name: 'search_style',
@@ -8,7 +10,7 @@ export const search_style = defineTool({
     'Full-text search in the style corpus: the chair’s past decisions kept as writing examples, to see how ' +
     'a kind of passage (a background, a ruling on costs, a closing) is usually worded. Not a source of law: ' +
     `for precedent use search_internal or search_library. ${hitDescription}`,
-  input: { query: queryInput, ...searchPageInput },
+  input: { query: queryInput, ...pageInput },
   mutates: false,
   async run({ ctx, input }) {
     return runSearch(ctx, 'search_style', { corpus: 'style' }, analyzeQuery(input.query), input);

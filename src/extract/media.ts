@@ -110,7 +110,7 @@ export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DO
   }
 }
 
-export const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
+const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
   'application/pdf': PDF,
   'application/x-pdf': PDF,
   [DOCX]: DOCX,
@@ -121,14 +121,25 @@ export const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
 };
 
 /**
+ * A declared content type without its parameters (`; charset=utf-8`), and what it asks for: one of our
+ * types, 'sniff' (none given, or a generic one), or undefined when it is not one we take.
+ */
+export function declaredMediaType(declared?: string | null): {
+  given: string | undefined;
+  wanted: DocumentMediaType | 'sniff' | undefined;
+} {
+  const given = declared?.split(';')[0]?.trim().toLowerCase() || undefined;
+  return { given, wanted: given === undefined ? 'sniff' : ALIASES[given] };
+}
+
+/**
  * Checks the bytes against their caps and their declared content type (parameters such as
  * `; charset=utf-8` ignored). The magic bytes decide: a declared type that disagrees with them, or bytes
  * that are none of ours, are unsupported_media_type. Text without a declared type is text/plain.
  */
 export function resolveMediaType(bytes: Uint8Array, declared?: string | null): DocumentMediaType {
   if (bytes.length > MAX_ANY_BYTES) throw tooLarge(bytes.length, MAX_ANY_BYTES, 'The file');
-  const given = declared?.split(';')[0]?.trim().toLowerCase() || undefined;
-  const wanted = given === undefined ? 'sniff' : ALIASES[given];
+  const { given, wanted } = declaredMediaType(declared);
   if (wanted === undefined) throw unsupported(`Content type ${given} is not supported`, { declared: given });
   const sniffed = sniffMediaType(bytes);
   if (sniffed === null) {
