@@ -44,6 +44,9 @@ export interface ToolContext {
   waitUntil(work: Promise<unknown>): void;
 }
 
+/** The `progress` of a call whose caller asked for none (the plain JSON route, MCP without a progressToken). */
+export const noProgress: ToolContext['progress'] = async () => {};
+
 /**
  * How a tool changes state (C8 annotations are derived from it):
  * - false: read-only;

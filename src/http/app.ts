@@ -9,7 +9,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agentForTokenHash, plausibleToken, tokenHash } from '../auth/tokens.ts';
-import type { Logger } from '../contract/define.ts';
+import { type Logger, noProgress } from '../contract/define.ts';
 import { type Envelope, type ErrorEnvelope, errorEnvelope } from '../contract/envelope.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { callTool, errorToEnvelope } from '../contract/execute.ts';
@@ -302,7 +302,7 @@ export function createApp(options: AppOptions) {
     const envelope = await callTool({
       tool,
       args,
-      ctx: { ...state.ctx, progress: async () => {} },
+      ctx: { ...state.ctx, progress: noProgress },
       grants: state.grants,
       rateLimiter: options.rateLimiter,
     });

@@ -10,7 +10,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
-import type { Logger, ToolContext } from '../contract/define.ts';
+import { type Logger, noProgress, type ToolContext } from '../contract/define.ts';
+import type { Envelope } from '../contract/envelope.ts';
 import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
@@ -35,7 +36,6 @@ export interface McpEndpointOptions {
 }
 
 const STATE = 'chambers';
-const noProgress = async () => {};
 
 /**
  * The MCP binding: the official SDK's handler serves both protocol eras statelessly; per request it
@@ -98,14 +98,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           grants: state.grants,
           rateLimiter,
         });
-        return server.projectCallToolResult(
-          {
-            content: [{ type: 'text', text: JSON.stringify(envelope) }],
-            structuredContent: envelope as unknown as Record<string, unknown>,
-            isError: !envelope.ok,
-          },
-          tool.listing.outputSchema,
-        );
+        return server.projectCallToolResult(callToolResult(envelope), tool.listing.outputSchema);
       });
       return server;
     },
@@ -193,14 +186,17 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       grants: state.grants,
       rateLimiter,
     });
-    const result = {
-      content: [{ type: 'text', text: JSON.stringify(envelope) }],
-      structuredContent: envelope,
-      isError: !envelope.ok,
-    };
+    const result = callToolResult(envelope);
     return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));
   }
 }
 
 const jsonResponse = (text: string) =>
   new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+
+/** C1 in MCP: the envelope as structuredContent, mirrored as one JSON text block; isError exactly on error. */
+const callToolResult = (envelope: Envelope) => ({
+  content: [{ type: 'text' as const, text: JSON.stringify(envelope) }],
+  structuredContent: envelope as unknown as Record<string, unknown>,
+  isError: !envelope.ok,
+});
