@@ -2,19 +2,13 @@
 // and prints the size that counts against the Workers limit: dist/worker.js raw and gzipped.
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { offlineEnv, wranglerBin } from './wrangler.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const outdir = join(root, 'dist');
-// The package exports only package.json besides its API, so locate the bin next to it.
-const wranglerBin = join(
-  dirname(createRequire(import.meta.url).resolve('wrangler/package.json')),
-  'bin',
-  'wrangler.js',
-);
 
 // wrangler leaves old files in the outdir (text modules are named by content hash), so start empty.
 await rm(outdir, { recursive: true, force: true });
@@ -24,8 +18,7 @@ const result = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
-    // Offline: no telemetry, and no lookup of a Cloudflare host for `Request.cf`.
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    env: { ...process.env, ...offlineEnv },
   },
 );
 if (result.status !== 0) {

@@ -9,25 +9,15 @@
  * TEST_REDIS_URL (the Redis behind the bridge). `startWorkerDev()` is also used by test/workers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { mintToken } from '../src/auth/tokens.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPostgres } from '../src/db/postgres.ts';
+import { offlineEnv, wranglerBin } from './wrangler.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-// The package exports only package.json besides its API, so locate the bin next to it.
-const wranglerBin = join(
-  dirname(createRequire(import.meta.url).resolve('wrangler/package.json')),
-  'bin',
-  'wrangler.js',
-);
-
-/** Offline: no telemetry, and no lookup of a Cloudflare host for `Request.cf`. */
-export const offlineEnv = { WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' } as const;
 
 export interface WorkerDevOptions {
   /** postgres://... on a loopback host: the Worker reaches it through the Neon proxy. */
