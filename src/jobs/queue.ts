@@ -29,7 +29,6 @@ export interface EnqueueInput {
   runAt?: Date;
 }
 
-export type ClaimedJob = JobRef;
 
 export interface JobContext {
   db: Db;
@@ -127,7 +126,7 @@ export interface ClaimOptions {
  * Claims up to `limit` due pending jobs of the given kinds in one statement (`FOR UPDATE SKIP LOCKED`, so
  * concurrent claims never take the same row): each gets `attempt + 1`, this worker's id and a lease.
  */
-export async function claimJobs(db: Db, o: ClaimOptions): Promise<ClaimedJob[]> {
+export async function claimJobs(db: Db, o: ClaimOptions): Promise<JobRef[]> {
   if (o.kinds.length === 0 || o.limit < 1) return [];
   const now = clock(o.now);
   const kinds = sql.join(
@@ -230,7 +229,8 @@ export async function failJob(
   db: Db,
   ref: SettleRef & { error: string; permanent?: boolean; backoff?: Backoff },
 ): Promise<'pending' | 'dead' | null> {
-  const { baseMs, capMs } = ref.backoff ?? DEFAULT_BACKOFF;
+  // The row is settled only at this attempt, so the delay after it is known here.
+  const delayMs = backoffMs(ref.attempt, ref.backoff);
   const t = clock(ref.now);
   const permanent = ref.permanent === true;
   const error = ref.error.length > MAX_ERROR_CHARS ? `${ref.error.slice(0, MAX_ERROR_CHARS)}…` : ref.error;
@@ -239,7 +239,7 @@ export async function failJob(
     update jobs set
       state = case when ${isDead} then 'dead' else 'pending' end,
       run_at = case when ${isDead} then run_at
-        else ${t} + least(${capMs}::float8, ${baseMs}::float8 * power(2, attempt - 1)) * interval '1 millisecond' end,
+        else ${t} + ${millis(delayMs)} end,
       finished_at = case when ${isDead} then ${t} else null end,
       last_error = ${error}, lease_until = null, locked_by = null, updated_at = ${t}
     where id = ${ref.id} and attempt = ${ref.attempt} and state = 'running'
@@ -371,7 +371,7 @@ export async function drainJobs(options: DrainOptions): Promise<DrainReport> {
       await runOne(job);
     }
   };
-  const runOne = async (job: ClaimedJob) => {
+  const runOne = async (job: JobRef) => {
     const handler = o.handlers[job.kind];
     const controller = new AbortController();
     const lease = setTimeout(() => controller.abort(new Error('lease lapsed')), o.leaseMs);
