@@ -340,6 +340,26 @@ export const proposalText = and(
   eq(haiArtifacts.version, haiProposals.version),
 );
 
+/** The latest version of an artifact and its hash, not its content (up to 100 KB). */
+async function artifactHead(tx: Db, projectId: string, name: string) {
+  const [head] = await tx
+    .select({ version: haiArtifacts.version, sha256: haiArtifacts.sha256 })
+    .from(haiArtifacts)
+    .where(and(eq(haiArtifacts.projectId, projectId), eq(haiArtifacts.name, name)))
+    .orderBy(desc(haiArtifacts.version))
+    .limit(1);
+  return head;
+}
+
+async function insertArtifact(
+  tx: Db,
+  ctx: ToolContext,
+  a: { projectId: string; name: string; content: string; sha256: string; version: number },
+): Promise<number> {
+  await tx.insert(haiArtifacts).values({ ...a, writtenBy: ctx.agent, writtenAt: ctx.now() });
+  return a.version;
+}
+
 /** Writes the next version of an artifact; the caller holds the project row lock, so versions never race. */
 export async function writeArtifact(
   tx: Db,
@@ -349,18 +369,22 @@ export async function writeArtifact(
   content: string,
   sha256: string,
 ): Promise<number> {
-  const latest = await latestArtifact(tx, projectId, name);
-  const version = (latest?.version ?? 0) + 1;
-  await tx.insert(haiArtifacts).values({
-    projectId,
-    name,
-    version,
-    content,
-    sha256,
-    writtenBy: ctx.agent,
-    writtenAt: ctx.now(),
-  });
-  return version;
+  const head = await artifactHead(tx, projectId, name);
+  return insertArtifact(tx, ctx, { projectId, name, content, sha256, version: (head?.version ?? 0) + 1 });
+}
+
+/** writeArtifact, unless the content equals the latest version: then nothing is written (null). */
+export async function writeArtifactIfChanged(
+  tx: Db,
+  ctx: ToolContext,
+  projectId: string,
+  name: string,
+  content: string,
+  sha256: string,
+): Promise<number | null> {
+  const head = await artifactHead(tx, projectId, name);
+  if (head?.sha256 === sha256) return null;
+  return insertArtifact(tx, ctx, { projectId, name, content, sha256, version: (head?.version ?? 0) + 1 });
 }
 
 // ---------------------------------------------------------------------------------------------- missions

@@ -8,11 +8,10 @@ import { haiCheckpoints } from '../../src/db/schema/hai.ts';
 import {
   confineArtifactName,
   isFreelyWritable,
-  latestArtifact,
   latestVersions,
   loadProject,
   projectIdInput,
-  writeArtifact,
+  writeArtifactIfChanged,
 } from './_shared.ts';
 
 export const hai_checkpoint = defineTool({
@@ -103,10 +102,15 @@ export const hai_checkpoint = defineTool({
       }
       const written: string[] = [];
       for (const [i, w] of writes.entries()) {
-        const latest = await latestArtifact(tx, input.project_id, w.name);
-        if (latest?.sha256 === hashes[i]) continue;
-        await writeArtifact(tx, ctx, input.project_id, w.name, w.content, hashes[i] as string);
-        written.push(w.name);
+        const version = await writeArtifactIfChanged(
+          tx,
+          ctx,
+          input.project_id,
+          w.name,
+          w.content,
+          hashes[i] as string,
+        );
+        if (version !== null) written.push(w.name);
       }
       const artifacts = await latestVersions(tx, input.project_id);
       const id = crypto.randomUUID();

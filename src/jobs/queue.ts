@@ -29,7 +29,6 @@ export interface EnqueueInput {
   runAt?: Date;
 }
 
-
 export interface JobContext {
   db: Db;
   log: Logger;
