@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { auditMark as auditMarkOf, caseRow } from '../../harness/rows.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
+import { caseMaker } from './_case.ts';
 
 interface CaseView {
   id: string;
@@ -16,16 +17,8 @@ interface DeleteData {
 
 describe('case_delete', () => {
   let s: TestServer;
-  let n = 0;
-  const create = async () =>
-    expectOk<{ case: CaseView }>(
-      await s.call('ceo', 'case_create', {
-        case_number: `ערר CD-${++n}/25`,
-        title: `תיק ${n}`,
-        appellant: 'מזרחי',
-        notes: 'נשמר',
-      }),
-    ).case;
+  const make = caseMaker(() => s, 'CD');
+  const create = () => make({ appellant: 'מזרחי', notes: 'נשמר' });
   const auditMark = () => auditMarkOf(s.db.db);
   const row = (id: string) => caseRow(s.db.db, id);
 

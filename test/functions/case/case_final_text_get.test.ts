@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
+import { caseMaker } from './_case.ts';
 
 interface FinalText {
   case_id: string;
@@ -15,11 +16,7 @@ interface FinalText {
 
 describe('case_final_text_get', () => {
   let s: TestServer;
-  let n = 0;
-  const create = async () =>
-    expectOk<{ case: { id: string; case_number: string } }>(
-      await s.call('ceo', 'case_create', { case_number: `ערר CF-${++n}/25`, title: `תיק ${n}` }),
-    ).case;
+  const create = caseMaker(() => s, 'CF');
   const auditCount = async () =>
     (await s.db.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]?.n ?? 0;
 

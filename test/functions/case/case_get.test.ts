@@ -9,19 +9,11 @@ import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { toolContext } from '../../harness/context.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
-
-interface CaseData {
-  case: Record<string, unknown> & { id: string; case_number: string };
-  created: boolean;
-}
+import { caseMaker } from './_case.ts';
 
 describe('case_get', () => {
   let s: TestServer;
-  let n = 0;
-  const create = async (extra: Record<string, unknown> = {}) =>
-    expectOk<CaseData>(
-      await s.call('ceo', 'case_create', { case_number: `ערר CG-${++n}/25`, title: `תיק ${n}`, ...extra }),
-    ).case;
+  const create = caseMaker(() => s, 'CG');
   const auditCount = async () =>
     (await s.db.db.select({ n: sql<number>`count(*)::int` }).from(auditLog))[0]?.n ?? 0;
 

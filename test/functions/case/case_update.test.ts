@@ -3,6 +3,7 @@ import { cases } from '../../../src/db/schema/cases.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { auditMark as auditMarkOf, caseRow } from '../../harness/rows.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
+import { caseMaker } from './_case.ts';
 
 interface CaseView {
   id: string;
@@ -22,11 +23,7 @@ interface UpdateData {
 
 describe('case_update', () => {
   let s: TestServer;
-  let n = 0;
-  const create = async () =>
-    expectOk<{ case: CaseView }>(
-      await s.call('ceo', 'case_create', { case_number: `ערר CU-${++n}/25`, title: `תיק ${n}` }),
-    ).case;
+  const create = caseMaker(() => s, 'CU');
   const auditMark = () => auditMarkOf(s.db.db);
   const row = (id: string) => caseRow(s.db.db, id);
 

@@ -1,0 +1,21 @@
+// Shared by the case tool tests: a fresh case per test, made through case_create as an agent would.
+import type { CaseView } from '../../../functions/case/_shared.ts';
+import { expectOk, type TestServer } from '../../harness/server.ts';
+
+/**
+ * A maker of distinct cases on the server `server()` returns (called late: the server starts in beforeAll);
+ * `tag` keeps each suite's case numbers apart.
+ */
+export function caseMaker(server: () => TestServer, tag: string) {
+  let n = 0;
+  return async (extra: Record<string, unknown> = {}): Promise<CaseView> => {
+    n++;
+    return expectOk<{ case: CaseView }>(
+      await server().call('ceo', 'case_create', {
+        case_number: `ערר ${tag}-${n}/25`,
+        title: `תיק ${n}`,
+        ...extra,
+      }),
+    ).case;
+  };
+}
