@@ -90,6 +90,17 @@ describe('MCP Inspector CLI against `npm start`', () => {
       },
     );
 
+  /** tools/call through the Inspector CLI with JSON arguments, sent verbatim (--tool-args-json). */
+  const callJson = (token: string, tool: string, args: Record<string, unknown> | string) =>
+    inspector(token, [
+      '--method',
+      'tools/call',
+      '--tool-name',
+      tool,
+      '--tool-args-json',
+      typeof args === 'string' ? args : JSON.stringify(args),
+    ]);
+
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'chambers-smoke-data-'));
     // The Inspector keeps a catalog and OAuth storage under $HOME; a temporary one leaves nothing behind.
@@ -211,14 +222,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
     const caseNumber = `ערר ${process.pid}/26`;
     // "null" must reach the string parameter as the four-letter string (C3), not as JSON null.
     const args = JSON.stringify({ case_number: caseNumber, title: 'null', appellant: '[1, 2]' });
-    const created = await inspector(ceoToken, [
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'case_create',
-      '--tool-args-json',
-      args,
-    ]);
+    const created = await callJson(ceoToken, 'case_create', args);
     expect(created.code, created.stderr).toBe(0);
     const createdResult = JSON.parse(created.stdout) as CallResult;
     expect(createdResult.isError).toBe(false);
@@ -236,14 +240,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
     });
     const caseId = data.case.id as string;
 
-    const got = await inspector(ceoToken, [
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'case_get',
-      '--tool-args-json',
-      JSON.stringify({ case_id: caseId }),
-    ]);
+    const got = await callJson(ceoToken, 'case_get', { case_id: caseId });
     expect(got.code, got.stderr).toBe(0);
     const gotResult = JSON.parse(got.stdout) as CallResult;
     expect(gotResult.isError).toBe(false);
@@ -256,14 +253,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
     });
 
     // C4: the same call again is the same operation, replayed from the idempotency store.
-    const again = await inspector(ceoToken, [
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'case_create',
-      '--tool-args-json',
-      args,
-    ]);
+    const again = await callJson(ceoToken, 'case_create', args);
     expect(again.code, again.stderr).toBe(0);
     const againResult = JSON.parse(again.stdout) as CallResult;
     expect(againResult.structuredContent).toMatchObject({ ok: true, replayed: true });
@@ -271,14 +261,7 @@ describe('MCP Inspector CLI against `npm start`', () => {
   }, 30_000);
 
   it('an isError result exits 5 and carries the error envelope', async () => {
-    const missing = await inspector(ceoToken, [
-      '--method',
-      'tools/call',
-      '--tool-name',
-      'case_get',
-      '--tool-args-json',
-      JSON.stringify({ case_id: crypto.randomUUID() }),
-    ]);
+    const missing = await callJson(ceoToken, 'case_get', { case_id: crypto.randomUUID() });
     expect(missing.code).toBe(5);
     const result = JSON.parse(missing.stdout) as CallResult;
     expect(result.isError).toBe(true);
