@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { tools as allTools } from '../functions/index.ts';
+import { tools as allTools, jobHandlers } from '../entry/registries.ts';
 import { parseAgents } from '../src/agents/grants.ts';
 import { mintToken } from '../src/auth/tokens.ts';
 import { defineTool } from '../src/contract/define.ts';
@@ -123,6 +123,7 @@ const { app, registry, grants } = createChambers({
   env: { RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent' },
   services: async () => ({ db: db.db, kv }),
   tools: [...allTools, noop],
+  jobHandlers,
 });
 const chambers = await listen(app.fetch);
 const token = await mintToken(db.db, 'ceo', 'bench');

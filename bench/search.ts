@@ -10,7 +10,7 @@ import { and, asc, eq, ilike, or } from 'drizzle-orm';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { documentChunks, documents } from '../src/db/schema/documents.ts';
-import { createDocument, extractAndIndexDocument } from '../src/extract/document.ts';
+import { createDocument, extractAndIndexDocument } from '../src/documents/pipeline.ts';
 import { analyzeQuery, normalizeHebrew, tokens } from '../src/search/normalize.ts';
 import { searchChunks } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';

@@ -38,7 +38,7 @@ import { search_library } from './search/search_library.ts';
 import { search_style } from './search/search_style.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
-export const tools: readonly AnyTool[] = [
+export const tools = {
   case_create,
   case_list,
   case_get,
@@ -76,4 +76,10 @@ export const tools: readonly AnyTool[] = [
   search_internal,
   search_library,
   search_style,
-];
+} as const satisfies Record<string, AnyTool>;
+
+/** The name of a registered tool. */
+export type ToolName = keyof typeof tools;
+
+/** The tools as a list, in registry order. */
+export const toolList: readonly AnyTool[] = Object.values(tools);

@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
-import { tools as allTools } from '../functions/index.ts';
 import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
 import { appConfigFromEnv, type Env } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
-import { createApp, type RequestServices } from './http/app.ts';
-import { jobHandlers } from './jobs/handlers.ts';
+import { createApp } from './http/app.ts';
+import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
 import { createLogger, type LogSink, parseLogLevel } from './log.ts';
 
@@ -39,23 +38,25 @@ export interface ChambersOptions {
   waitUntil?(c: Context, work: Promise<unknown>): void;
   /** Drains the queue soon after a tool enqueued (see AppOptions.kick); without it a kick does nothing. */
   kick?(c: Context): void;
-  /** Defaults to the production registry (src/jobs/handlers.ts); tests pass their own. */
-  jobHandlers?: Readonly<Record<string, JobHandler>>;
-  /** Defaults to the full registry in functions/index.ts; tests may serve fixture tools. */
-  tools?: readonly AnyTool[];
+  /** The job handlers, by kind, that drains run (the entries pass entry/registries.ts). */
+  jobHandlers: Readonly<Record<string, JobHandler>>;
+  /** The tools to serve (the entries pass entry/registries.ts; tests may serve fixture tools). */
+  tools: readonly AnyTool[];
   /**
-   * Test-only: a registry built by the caller, served instead of one built from `tools`. The conformance
+   * Test-only: a registry built by the caller, served instead of one built from `tools` (then ignored). The conformance
    * fixture profile needs it because the suite fixes tool names (`test_simple_text`) that C2 refuses.
    */
   registry?: Registry;
   logSink?: LogSink;
   /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
   now?(): Date;
+  /** Test suite: check every tool result against the tool's output schema (a mismatch answers internal). */
+  checkOutputs?: boolean;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
 export function createChambers(options: ChambersOptions) {
-  const registry = options.registry ?? buildRegistry(options.tools ?? allTools);
+  const registry = options.registry ?? buildRegistry(options.tools);
   const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
   const log = createLogger(parseLogLevel(options.env.LOG_LEVEL), {}, options.logSink);
@@ -67,11 +68,12 @@ export function createChambers(options: ChambersOptions) {
     env: options.env,
     log,
     version: VERSION,
-    jobHandlers: options.jobHandlers ?? jobHandlers,
+    jobHandlers: options.jobHandlers,
     ...(options.kick === undefined ? {} : { kick: options.kick }),
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.checkOutputs === undefined ? {} : { checkOutputs: options.checkOutputs }),
   });
   return { app, registry, grants, log };
 }

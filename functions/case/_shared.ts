@@ -1,11 +1,30 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
-import { ToolError } from '../../src/contract/errors.ts';
 import { type CaseRow, caseOutcomes, caseStatuses, cases } from '../../src/db/schema/cases.ts';
-import type { Db } from '../../src/db/types.ts';
+
+const text = z.string().nullable();
 
 /** The case as every case tool returns it. */
-export const caseView = (row: CaseRow) => ({
+export const caseOutput = z.object({
+  id: z.uuid().describe('The case id, taken by every other case tool'),
+  case_number: z.string().describe('The committee case number, e.g. "ערר 1234/25"'),
+  title: z.string().describe('Short title of the appeal'),
+  appellant: text.describe('The appellant(s)'),
+  respondent: text.describe('The respondent(s)'),
+  committee: text.describe('The committee whose decision is appealed'),
+  practice_area: text.describe('Practice area, e.g. "betterment levy"'),
+  property_address: text.describe('Address or block/parcel of the property'),
+  status: z.enum(caseStatuses).describe('open → drafting → decided → archived'),
+  outcome: z.enum(caseOutcomes).nullable().describe('The outcome once set, else null'),
+  notes: text.describe('Free notes for the team'),
+  has_final_text: z.boolean().describe('Whether the final decision text exists (case_final_text_get)'),
+  created_by: z.string().describe('The agent that opened the case'),
+  created_at: z.iso.datetime().describe('When the case was opened'),
+  updated_at: z.iso.datetime().describe('When it last changed'),
+});
+
+export type CaseView = z.output<typeof caseOutput>;
+
+export const caseView = (row: CaseRow): CaseView => ({
   id: row.id,
   case_number: row.caseNumber,
   title: row.title,
@@ -22,10 +41,6 @@ export const caseView = (row: CaseRow) => ({
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });
-
-export type CaseView = ReturnType<typeof caseView>;
-
-export const caseIdInput = z.uuid().describe('The case id (a UUID returned by case_create or case_list)');
 
 const optionalText = (max: number, what: string) =>
   z.string().trim().min(1).max(max).optional().describe(what);
@@ -45,20 +60,3 @@ export const caseStatusInput = z.enum(caseStatuses).describe('open → drafting 
 export const caseOutcomeInput = z
   .enum(caseOutcomes)
   .describe('rejection (דחייה), partial_acceptance (קבלה חלקית) or full_acceptance (קבלה מלאה)');
-
-/** C7: a case is reachable when it exists and is not deleted; otherwise it is not_found. */
-export async function loadLiveCase(db: Db, id: string): Promise<CaseRow> {
-  const rows = await db
-    .select()
-    .from(cases)
-    .where(and(eq(cases.id, id), isNull(cases.deletedAt)))
-    .limit(1);
-  const row = rows[0];
-  if (row === undefined) {
-    throw new ToolError('not_found', `No case with id ${id}`, {
-      details: { case_id: id },
-      hint: 'Use case_list to find the case id; deleted cases are not reachable.',
-    });
-  }
-  return row;
-}

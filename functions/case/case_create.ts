@@ -2,9 +2,9 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { one, ToolError } from '../../src/contract/errors.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseFields, caseView } from './_shared.ts';
+import { caseFields, caseOutput, caseView } from './_shared.ts';
 
 export const case_create = defineTool({
   name: 'case_create',
@@ -24,6 +24,10 @@ export const case_create = defineTool({
     ...caseFields,
     title: z.string().trim().min(1).max(300).describe('Short title of the appeal (Hebrew is fine)'),
   },
+  output: z.object({
+    case: caseOutput,
+    created: z.boolean().describe('false when the case already existed and was returned as it is'),
+  }),
   mutates: 'write',
   idempotencyKey: (input) => input.case_number,
   async run({ ctx, input }) {
@@ -44,9 +48,7 @@ export const case_create = defineTool({
       })
       .onConflictDoUpdate({ target: cases.caseNumber, set: { caseNumber: sql`excluded.case_number` } })
       .returning({ ...getTableColumns(cases), created: sql<boolean>`(xmax = 0)` });
-    const first = rows[0];
-    if (first === undefined) throw new Error('insert returned no row');
-    const { created, ...row } = first;
+    const { created, ...row } = one(rows, 'case upsert');
     if (row.deletedAt !== null) {
       throw new ToolError('invalid_state', `Case number ${input.case_number} belongs to a deleted case`, {
         details: { case_number: input.case_number, deleted_at: row.deletedAt.toISOString() },

@@ -1,9 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseIdInput } from './_shared.ts';
+import { caseIdInput } from '../../src/domain/cases.ts';
 
 export const case_delete = defineTool({
   name: 'case_delete',
@@ -14,15 +15,21 @@ export const case_delete = defineTool({
     'restored by the team, but no tool reaches the case afterwards. Retrying returns the same result. ' +
     'To close finished work use case_update with status "archived" instead.',
   input: { case_id: caseIdInput },
+  output: z.object({
+    case_id: z.uuid(),
+    case_number: z.string(),
+    deleted_at: z.iso.datetime().describe('When the case was deleted'),
+  }),
   mutates: 'destructive',
   ownerGate: true,
   idempotencyKey: (input) => input.case_id,
   async run({ ctx, input, gate }) {
+    const deletedAt = ctx.now();
     const rows = await ctx.db
       .update(cases)
-      .set({ deletedAt: ctx.now(), deletedBy: ctx.agent, deleteReason: gate?.reason ?? null })
+      .set({ deletedAt, deletedBy: ctx.agent, deleteReason: gate?.reason ?? null })
       .where(and(eq(cases.id, input.case_id), isNull(cases.deletedAt)))
-      .returning({ id: cases.id, caseNumber: cases.caseNumber, deletedAt: cases.deletedAt });
+      .returning({ id: cases.id, caseNumber: cases.caseNumber });
     const row = rows[0];
     if (row === undefined) {
       throw new ToolError('not_found', `No case with id ${input.case_id}`, {
@@ -31,7 +38,7 @@ export const case_delete = defineTool({
       });
     }
     return ok(
-      { case_id: row.id, case_number: row.caseNumber, deleted_at: row.deletedAt?.toISOString() ?? null },
+      { case_id: row.id, case_number: row.caseNumber, deleted_at: deletedAt.toISOString() },
       `Case ${row.caseNumber} deleted (data kept)`,
     );
   },

@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
-import { caseIdInput, loadLiveCase } from './_shared.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 
 export const case_final_text_get = defineTool({
   name: 'case_final_text_get',
@@ -9,12 +10,18 @@ export const case_final_text_get = defineTool({
     'Reads the final, signed decision text of a case once it has been ingested. Until then the result is ' +
     'status "empty" (not an error): the decision is still being drafted. Use case_get for the case details.',
   input: { case_id: caseIdInput },
+  output: z.object({
+    case_id: z.uuid(),
+    case_number: z.string(),
+    final_text: z.string().nullable().describe('The signed decision text; null while it is still drafted'),
+    ingested_at: z.iso.datetime().nullable().describe('When the final text was taken in'),
+  }),
   mutates: false,
   async run({ ctx, input }) {
     const row = await loadLiveCase(ctx.db, input.case_id);
     if (row.finalText === null) {
       return empty(
-        { case_id: row.id, case_number: row.caseNumber, final_text: null },
+        { case_id: row.id, case_number: row.caseNumber, final_text: null, ingested_at: null },
         `Case ${row.caseNumber} has no final decision text yet`,
       );
     }

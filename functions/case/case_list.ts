@@ -1,10 +1,9 @@
 import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
-import { empty, ok } from '../../src/contract/envelope.ts';
-import { clampLimit, createdAtKeyset, decodeCursor, pageInput, toPage } from '../../src/contract/limits.ts';
+import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseOutcomeInput, caseStatusInput, caseView } from './_shared.ts';
+import { caseOutcomeInput, caseOutput, caseStatusInput, caseView } from './_shared.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
@@ -15,9 +14,8 @@ export const case_list = defineTool({
   title: 'List case files',
   description:
     'Lists appeal case files, oldest first, with optional filters (status, outcome, practice area, and a ' +
-    'text match on case number or title). Paged: pass next_cursor back as cursor for the next page. ' +
-    'Returns items (case summaries), the limit applied and next_cursor; status "empty" when nothing matches. ' +
-    'Deleted cases are never listed.',
+    'text match on case number or title). Returns a page of cases (as case_get shows them) with the limit ' +
+    'applied and next_cursor; status "empty" when nothing matches. Deleted cases are never listed.',
   input: {
     status: caseStatusInput.optional(),
     outcome: caseOutcomeInput.optional(),
@@ -29,12 +27,11 @@ export const case_list = defineTool({
       .max(200)
       .optional()
       .describe('Substring to find in the case number or title (case-insensitive)'),
-    ...pageInput,
   },
+  output: pagedOutput(caseOutput),
   mutates: false,
-  async run({ ctx, input }) {
-    const limit = clampLimit(input.limit);
-    const after = decodeCursor('case_list', input.cursor, keyset.isKey);
+  pages: keyset.pages,
+  async run({ ctx, input, page }) {
     const where: (SQL | undefined)[] = [isNull(cases.deletedAt)];
     if (input.status !== undefined) where.push(eq(cases.status, input.status));
     if (input.outcome !== undefined) where.push(eq(cases.outcome, input.outcome));
@@ -43,16 +40,13 @@ export const case_list = defineTool({
       const pattern = `%${escapeLike(input.text)}%`;
       where.push(or(ilike(cases.caseNumber, pattern), ilike(cases.title, pattern)));
     }
-    if (after !== undefined) where.push(keyset.after(after));
+    if (page.after !== undefined) where.push(keyset.after(page.after));
     const rows = await ctx.db
       .select({ ...getTableColumns(cases), cursorAt: keyset.cursorAt })
       .from(cases)
       .where(and(...where))
       .orderBy(asc(cases.createdAt), asc(cases.id))
-      .limit(limit + 1);
-    const page = toPage('case_list', rows, limit, (r) => [r.cursorAt, r.id], caseView);
-    return page.items.length === 0
-      ? empty(page, 'No cases match')
-      : ok(page, `${page.items.length} case(s)${page.next_cursor ? '; more on the next page' : ''}`);
+      .limit(page.limit + 1);
+    return page.from(rows, (r) => [r.cursorAt, r.id] as const, caseView);
   },
 });

@@ -1,17 +1,12 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import {
-  caseFields,
-  caseIdInput,
-  caseOutcomeInput,
-  caseStatusInput,
-  caseView,
-  loadLiveCase,
-} from './_shared.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { caseFields, caseOutcomeInput, caseOutput, caseStatusInput, caseView } from './_shared.ts';
 
 export const case_update = defineTool({
   name: 'case_update',
@@ -26,6 +21,10 @@ export const case_update = defineTool({
     status: caseStatusInput.optional(),
     outcome: caseOutcomeInput.optional(),
   },
+  output: z.object({
+    case: caseOutput,
+    changed: z.array(z.string()).max(20).describe('The fields this call set'),
+  }),
   mutates: 'write',
   // Setting fields is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
   idempotencyKey: (input) => `${input.case_id}:${stableStringify(input)}`,
@@ -47,9 +46,7 @@ export const case_update = defineTool({
       .filter(([, v]) => v !== undefined)
       .map(([k]) => k);
     if (fields.length === 0) {
-      throw new ToolError('invalid_args', 'Give at least one field to change', {
-        details: { issues: [{ path: '(arguments)', message: 'no field to change' }] },
-      });
+      throw invalidArg('(arguments)', 'give at least one field to change');
     }
     // One round trip on the common path: an archived case only changes when the call un-archives it.
     const unarchives = changes.status !== undefined && changes.status !== 'archived';

@@ -5,8 +5,8 @@ import { empty, ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { clampLimit, createdAtKeyset, decodeCursor, pageInput, toPage } from '../../src/contract/limits.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
-import { loadLiveCase } from '../case/_shared.ts';
-import { corpusInput, documentView } from './_shared.ts';
+import { loadLiveCase } from '../../src/domain/cases.ts';
+import { corpusInput, documentView } from '../../src/domain/documents.ts';
 
 const keyset = createdAtKeyset(documents.createdAt, documents.id);
 

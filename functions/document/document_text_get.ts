@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
-import { documentIdInput, loadDocument } from './_shared.ts';
+import { documentIdInput, loadDocument } from '../../src/domain/documents.ts';
 
 /** At most this many pages, and about this many characters, per call (C6: long text is paged). */
 export const MAX_PAGES_PER_CALL = 20;

@@ -5,8 +5,8 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { documents } from '../../src/db/schema/documents.ts';
-import { committeeField, courtField, decisionFields } from './_decision.ts';
-import { documentIdInput, documentView, loadDocument } from './_shared.ts';
+import { committeeField, courtField, decisionFields } from '../../src/domain/decisions.ts';
+import { documentIdInput, documentView, loadDocument } from '../../src/domain/documents.ts';
 
 const forCorpora = <T extends z.ZodType>(corpora: string, field: T): T =>
   field.describe(`${corpora}: ${field.description ?? ''}`);

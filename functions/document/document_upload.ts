@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { caseIdInput, loadLiveCase } from '../case/_shared.ts';
-import { checkContent, contentFields, contentKey, storeUpload, uploadMessage } from './_upload.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import {
+  checkContent,
+  contentFields,
+  contentKey,
+  storeUpload,
+  uploadMessage,
+} from '../../src/domain/uploads.ts';
 
 export const document_upload = defineTool({
   name: 'document_upload',

@@ -4,8 +4,8 @@ import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
-import { documentSubject } from '../../src/extract/document_job.ts';
-import { loadDocument } from '../document/_shared.ts';
+import { documentSubject } from '../../src/documents/extract_job.ts';
+import { loadDocument } from '../../src/domain/documents.ts';
 import { jobKindInput } from './_shared.ts';
 
 /** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */

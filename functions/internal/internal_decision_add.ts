@@ -1,7 +1,13 @@
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { committeeField, decisionFields } from '../document/_decision.ts';
-import { checkContent, contentFields, contentKey, storeUpload, uploadMessage } from '../document/_upload.ts';
+import { committeeField, decisionFields } from '../../src/domain/decisions.ts';
+import {
+  checkContent,
+  contentFields,
+  contentKey,
+  storeUpload,
+  uploadMessage,
+} from '../../src/domain/uploads.ts';
 
 export const internal_decision_add = defineTool({
   name: 'internal_decision_add',

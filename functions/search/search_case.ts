@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { pageInput } from '../../src/contract/limits.ts';
+import { loadLiveCase } from '../../src/domain/cases.ts';
 import { analyzeQuery } from '../../src/search/normalize.ts';
-import { loadLiveCase } from '../case/_shared.ts';
 import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 export const search_case = defineTool({

@@ -6,6 +6,7 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { clampLimit, pageInput } from '../../src/contract/limits.ts';
 import { documentChunks, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
+import { loadLiveCase } from '../../src/domain/cases.ts';
 import {
   analyzeQuery,
   normalizeHebrew,
@@ -13,7 +14,6 @@ import {
   STOP_WORDS,
   tokens,
 } from '../../src/search/normalize.ts';
-import { loadLiveCase } from '../case/_shared.ts';
 import { hitDescription, queryInput, runSearch } from './_shared.ts';
 
 /** Words found in nearly every appeals-committee document: they say nothing about what a case is about. */

@@ -1,6 +1,7 @@
-import { z } from 'zod';
-import { ToolError } from './errors.ts';
+import type { z } from 'zod';
+import { type ArgIssue, invalidArgs } from './errors.ts';
 import { nearestName } from './naming.ts';
+import { advertisedSchema } from './schema.ts';
 
 /** JSON types a parameter schema accepts; 'any' when the schema does not constrain the type. */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | 'any';
@@ -90,8 +91,7 @@ export interface DecodePlan {
 }
 
 export function planDecoding(schema: z.ZodObject<z.ZodRawShape>): DecodePlan {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-  delete json.$schema;
+  const json = advertisedSchema(schema, 'input');
   json.additionalProperties = false;
   const props = asSchema(json.properties) ?? {};
   const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);
@@ -108,10 +108,9 @@ export function planDecoding(schema: z.ZodObject<z.ZodRawShape>): DecodePlan {
   return { params, names: [...params.keys()], schema, jsonSchema: json };
 }
 
-interface Issue {
-  path: string;
-  message: string;
-}
+/** A parameter that takes text and no number or boolean. */
+const isTextParam = (types: Set<JsonType>) =>
+  types.has('string') && !['number', 'integer', 'boolean', 'any'].some((t) => types.has(t as JsonType));
 
 const describeTypes = (types: Set<JsonType>) => [...types].filter((t) => t !== 'null').join(' or ');
 
@@ -123,11 +122,16 @@ const describeTypes = (types: Set<JsonType>) => [...types].filter((t) => t !== '
 export function decodeArguments(plan: DecodePlan, raw: unknown): Record<string, unknown> {
   if (raw === undefined || raw === null) raw = {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ToolError('invalid_args', 'Arguments must be a JSON object of named parameters.', {
-      details: { received: typeOfValue(raw), parameters: plan.names },
-    });
+    throw invalidArgs(
+      [{ path: '(arguments)', message: `expected an object of named parameters, got ${typeOfValue(raw)}` }],
+      'Send the arguments as a JSON object, e.g. {"case_id": "…"}.',
+      {
+        message: 'Arguments must be a JSON object of named parameters.',
+        details: { parameters: plan.names },
+      },
+    );
   }
-  const issues: Issue[] = [];
+  const issues: ArgIssue[] = [];
   const unknown: { name: string; did_you_mean?: string }[] = [];
   const decoded: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
@@ -151,32 +155,41 @@ export function decodeArguments(plan: DecodePlan, raw: unknown): Record<string, 
       }
       continue;
     }
+    if ((typeof value === 'number' || typeof value === 'boolean') && isTextParam(param.types)) {
+      // Some clients type "2025" as a number; C3 never guesses, so say how to send it.
+      issues.push({
+        path: name,
+        message: `expected a string, got a ${typeof value}: send it as a JSON string, e.g. "${String(value)}"`,
+      });
+      continue;
+    }
     decoded[name] = value;
   }
   if (unknown.length > 0) {
     const first = unknown[0] as { name: string; did_you_mean?: string };
     const suggestion = first.did_you_mean === undefined ? '' : ` — did you mean "${first.did_you_mean}"?`;
-    throw new ToolError(
-      'invalid_args',
-      `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u.name}"`).join(', ')}${suggestion}`,
+    throw invalidArgs(
+      unknown.map((u) => ({
+        path: u.name,
+        message: `unknown argument${u.did_you_mean === undefined ? '' : `; did you mean "${u.did_you_mean}"?`}`,
+      })),
+      'Use only the declared parameter names; nothing unknown is dropped silently.',
       {
+        message: `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u.name}"`).join(', ')}${suggestion}`,
         details: { unknown_arguments: unknown, parameters: plan.names },
-        hint: 'Use only the declared parameter names; nothing unknown is dropped silently.',
       },
     );
   }
   const result = plan.schema.safeParse(decoded);
   if (!result.success) {
+    // A parameter already refused above is left out of `decoded`: its "required" issue says nothing new.
+    const reported = new Set(issues.map((i) => i.path));
     for (const issue of result.error.issues) {
-      issues.push({ path: issue.path.map(String).join('.') || '(arguments)', message: issue.message });
+      const path = issue.path.map(String).join('.') || '(arguments)';
+      if (!reported.has(String(issue.path[0]))) issues.push({ path, message: issue.message });
     }
   }
-  if (issues.length > 0 || !result.success) {
-    throw new ToolError(
-      'invalid_args',
-      `Invalid arguments: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
-      { details: { issues }, hint: 'Fix the listed parameters and call again.' },
-    );
-  }
+  if (issues.length > 0 || !result.success)
+    throw invalidArgs(issues, 'Fix the listed parameters and call again.');
   return result.data as Record<string, unknown>;
 }

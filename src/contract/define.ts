@@ -2,14 +2,10 @@ import type { z } from 'zod';
 import type { Db } from '../db/types.ts';
 import type { DrainReport } from '../jobs/queue.ts';
 import type { KvStore } from '../kv/types.ts';
+import type { Logger } from '../log.ts';
+import type { ToolResult } from './envelope.ts';
 import type { OwnerAck } from './gates.ts';
-
-/** What a tool may log; the kernel adds agent, tool and request id to every line. */
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+import type { CursorKey, PageRequest, PageSpec } from './limits.ts';
 
 export interface ProgressUpdate {
   progress: number;
@@ -48,7 +44,7 @@ export interface ToolContext {
 export const noProgress: ToolContext['progress'] = async () => {};
 
 /**
- * How a tool changes state (C8 annotations are derived from it):
+ * How a tool changes state (the MCP annotations are derived from it, docs/contract.md "Declared behaviour"):
  * - false: read-only;
  * - 'write': creates or updates;
  * - 'destructive': deletes or revokes.
@@ -57,26 +53,51 @@ export type Mutation = false | 'write' | 'destructive';
 
 export type InputShape = z.ZodRawShape;
 
-export interface ToolDefinition<S extends InputShape = InputShape> {
-  /** C2: `<family>_[<object>_]<verb>`; equals the file name under functions/<family>/. */
+/** The decoded arguments a tool's `run` receives (paging and gate parameters are the kernel's). */
+export type ToolInput<S extends InputShape> = z.output<z.ZodObject<S>>;
+
+/** What `run` returns: the data (status ok, or empty for a page without items), or `ok()` / `empty()` of it. */
+export type RunResult<O extends z.ZodType> = z.input<O> | ToolResult<z.input<O>>;
+
+export interface RunArgs<S extends InputShape, K extends CursorKey> {
+  ctx: ToolContext;
+  input: ToolInput<S>;
+  /** The owner's acknowledgement as given, for owner-gated tools (null otherwise). */
+  gate: OwnerAck | null;
+  /** The page to serve, for tools that declare `pages` (bounded limit, decoded cursor; undefined otherwise). */
+  page: [K] extends [never] ? undefined : PageRequest<K>;
+}
+
+export interface ToolDefinition<
+  S extends InputShape = InputShape,
+  O extends z.ZodType = z.ZodType,
+  K extends CursorKey = never,
+> {
+  /** `<family>_[<object>_]<verb>` (docs/contract.md "Names"); equals the file name under functions/<family>/. */
   name: string;
   /** Written for a model: what it does, when to use it instead of its neighbours, what it returns. */
   description: string;
   /** Human-readable title for clients that show one. */
   title?: string;
-  /** Parameters; every field carries `.describe()` and bounds. The kernel adds gate fields itself. */
+  /** Parameters; every field carries `.describe()` and bounds. The kernel adds gate and paging fields itself. */
   input: S;
+  /**
+   * The shape of `data` in a successful result (an object). It is advertised inside the envelope as the
+   * tool's MCP outputSchema, and the test suite checks every result against it. Every array in it is
+   * bounded (`.max()`), except a paging tool's `items`, which the kernel bounds.
+   */
+  output: O;
   mutates: Mutation;
   /**
-   * C4: the deterministic key derived from the arguments (the natural key). Required when `mutates`.
-   * Two calls with the same key are the same operation: the second replays the first's result.
+   * The deterministic key derived from the arguments (the natural key, docs/contract.md "Retries").
+   * Required when `mutates`. Two calls with the same key are the same operation: the second replays the first.
    */
-  idempotencyKey?: (input: z.output<z.ZodObject<S>>) => string;
+  idempotencyKey?: (input: ToolInput<S>) => string;
   /**
    * Checks that need no I/O and must run before the idempotency key is derived and the arguments are
    * hashed: size caps judged from a string's length, mutually exclusive fields. Throws ToolError.
    */
-  precheck?: (input: z.output<z.ZodObject<S>>) => void;
+  precheck?: (input: ToolInput<S>) => void;
   /**
    * The operation sets values, so repeating it is harmless by itself (an update to given fields). The
    * request layer then only turns a concurrent duplicate into `in_progress` and never replays a stored
@@ -84,27 +105,39 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
    */
   setSemantics?: boolean;
   /**
-   * C7: the owner gate. The kernel adds `owner_ack` and `reason` parameters and refuses the call with
-   * `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty. A function makes the gate
-   * conditional on the arguments (e.g. only an abandoning close); the acknowledgement given is audited either way.
+   * The owner gate (docs/contract.md "Grants and gates"). The kernel adds `owner_ack` and `reason` parameters
+   * and refuses the call with `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty. A
+   * function makes the gate conditional on the arguments; the acknowledgement given is audited either way.
    */
-  ownerGate?: boolean | ((input: z.output<z.ZodObject<S>>) => boolean);
-  /** C5: an `*_extract` tool names the tool that reads what it extracted. */
+  ownerGate?: boolean | ((input: ToolInput<S>) => boolean);
+  /** An `*_extract` tool names the tool that reads what it extracted. */
   readCounterpart?: string;
   /**
-   * C6: the tool takes file content, so an agent granted it may send request bodies up to the upload cap
+   * The tool takes file content, so an agent granted it may send request bodies up to the upload cap
    * (`MAX_UPLOAD_BODY_BYTES`) instead of `MAX_BODY_BYTES`; the tool caps the decoded file itself.
    */
   takesUpload?: boolean;
-  /** Returns plain data (status ok) or `ok()` / `empty()` to choose status and message; throws ToolError. */
-  run(args: { ctx: ToolContext; input: z.output<z.ZodObject<S>>; gate: OwnerAck | null }): Promise<unknown>;
+  /**
+   * The tool returns a page of a list (docs/contract.md "Lists"). The kernel adds `limit` and `cursor`,
+   * clamps the limit, decodes the cursor (bound to this tool and to the other arguments) into a key of
+   * this shape, and hands `run` a `page` whose `from` / `of` build `items`, `limit` and `next_cursor`.
+   */
+  pages?: PageSpec<K>;
+  /** Returns data or `ok()` / `empty()` to choose status and message; throws ToolError. */
+  run(args: RunArgs<S, K>): Promise<RunResult<O>>;
 }
 
 /** Declares a tool; the identity function that gives the definition its types. */
-export function defineTool<S extends InputShape>(definition: ToolDefinition<S>): ToolDefinition<S> {
+export function defineTool<S extends InputShape, O extends z.ZodType, K extends CursorKey = never>(
+  definition: ToolDefinition<S, O, K>,
+): ToolDefinition<S, O, K> {
   return definition;
 }
 
 /** A tool with its types erased, as the registry holds them. */
-// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every input shape; each is typed at its definition.
-export type AnyTool = ToolDefinition<any>;
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds tools of every input, output and key shape; each is typed at its definition.
+export type AnyTool = ToolDefinition<any, any, any>;
+
+/** The `data` of a tool's successful result, for callers and tests: `ToolData<typeof case_get>`. */
+// biome-ignore lint/suspicious/noExplicitAny: matches a definition of any input and key shape.
+export type ToolData<T> = T extends ToolDefinition<any, infer O, any> ? z.output<O> : never;

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { type ErrorCode, errorCatalogue, errorCodes } from './errors.ts';
+import { type ErrorCode, errorCatalogue } from './errors.ts';
 
 /** C1: the one result shape of every tool. */
 export type Envelope<T = unknown> = OkEnvelope<T> | ErrorEnvelope;
@@ -53,24 +52,19 @@ export const errorEnvelope = (
 });
 
 /**
- * The JSON Schema every tool advertises as its MCP outputSchema. MCP wants an object at the root, so the
- * two arms of the envelope are one object whose `data` / `error` presence follows `ok`.
+ * The tool's MCP outputSchema: the envelope, with `data` as the tool's own output schema. MCP wants an
+ * object at the root, so both arms of the envelope are one object whose `data` / `error` follow `ok`.
+ * `error.code` is a string: the codes are documented once (docs/contract.md "Error codes"), not repeated
+ * in every tool.
  */
-export const envelopeSchema = z.object({
-  ok: z.boolean().describe('true for status ok/empty, false for status error'),
-  status: z.enum(['ok', 'empty', 'error']),
-  data: z.unknown().optional().describe('The result; present when ok is true'),
-  error: z
-    .object({
-      code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
-      hint: z.string().optional().describe('How to recover'),
-    })
-    .optional()
-    .describe('Present when ok is false'),
-  message: z.string(),
-  replayed: z.literal(true).optional().describe('The stored result of an earlier identical call'),
+export const advertisedEnvelope = (data: Record<string, unknown>): Record<string, unknown> => ({
+  type: 'object',
+  properties: {
+    ok: { type: 'boolean' },
+    status: { type: 'string', enum: ['ok', 'empty', 'error'] },
+    message: { type: 'string' },
+    data,
+    error: { type: 'object', properties: { code: { type: 'string' }, hint: { type: 'string' } } },
+  },
+  required: ['ok', 'status', 'message'],
 });
-
-export const envelopeJsonSchema = z.toJSONSchema(envelopeSchema, { io: 'output' }) as Record<string, unknown>;

@@ -103,3 +103,39 @@ export class ToolError extends Error {
 }
 
 export const isToolError = (e: unknown): e is ToolError => e instanceof ToolError;
+
+/** One problem with one argument: `path` names the parameter (dotted for nested fields). */
+export interface ArgIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * `invalid_args` for several problems at once, in the one detail shape every caller sees:
+ * `{ issues: [{ path, message }] }` (docs/contract.md, "invalid_args").
+ */
+export function invalidArgs(
+  issues: readonly ArgIssue[],
+  hint?: string,
+  more: { message?: string; details?: Record<string, unknown> } = {},
+): ToolError {
+  return new ToolError(
+    'invalid_args',
+    more.message ?? `Invalid arguments: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { details: { issues: [...issues], ...more.details }, ...(hint === undefined ? {} : { hint }) },
+  );
+}
+
+/** `invalid_args` for one parameter. */
+export const invalidArg = (path: string, message: string, hint?: string): ToolError =>
+  invalidArgs([{ path, message }], hint);
+
+/**
+ * Exactly one row, or an internal error: for statements that must return one (an insert … returning, an
+ * update of a row the call has locked). A miss here is a bug, never the caller's mistake.
+ */
+export function one<T>(rows: readonly T[], what: string): T {
+  const [row] = rows;
+  if (row === undefined || rows.length !== 1) throw new Error(`${what} returned ${rows.length} rows, not 1`);
+  return row;
+}

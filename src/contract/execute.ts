@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
@@ -5,6 +6,7 @@ import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
 import { isToolError, ToolError } from './errors.ts';
 import { checkOwnerGate, type OwnerAck, ownerAckOf } from './gates.ts';
 import { acquireIdempotency, displayKey } from './idempotency.ts';
+import { type CursorKey, openPage, type PageRequest } from './limits.ts';
 import type { RateLimiter } from './rate_limit.ts';
 import type { RegisteredTool } from './registry.ts';
 
@@ -81,6 +83,11 @@ export function errorToEnvelope(
 
 export interface CallInput {
   tool: RegisteredTool;
+  /**
+   * Check every ok/empty result against the tool's output schema (and a page against its limit), turning a
+   * mismatch into `internal`. The test suite turns it on; production trusts the types.
+   */
+  checkOutputs?: boolean;
   /** Raw arguments exactly as the client sent them (C3 decodes them here, before anything else). */
   args: unknown;
   ctx: ToolContext;
@@ -93,7 +100,14 @@ export interface CallInput {
  * The request flow of DESIGN.md §1 after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
  * → precheck → idempotency (C4) → run → envelope (C1) → audit row (C8).
  */
-export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInput): Promise<Envelope> {
+export async function callTool({
+  tool,
+  args,
+  ctx,
+  grants,
+  rateLimiter,
+  checkOutputs = false,
+}: CallInput): Promise<Envelope> {
   const { def } = tool;
   const started = Date.now();
   let key: string | null = null;
@@ -131,12 +145,12 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
         replayed = true;
         envelope = slot.replay;
       } else {
-        envelope = await runTool(tool, input, ctx, ack);
+        envelope = await runTool(tool, input, ctx, ack, checkOutputs);
         // Settled before the response (a prompt retry must find the result), alongside the audit write.
         settling = slot.settle(envelope);
       }
     } else {
-      envelope = await runTool(tool, input, ctx, ack);
+      envelope = await runTool(tool, input, ctx, ack, checkOutputs);
     }
   } catch (e) {
     envelope = errorToEnvelope(e, ctx, def.name);
@@ -157,28 +171,45 @@ export async function callTool({ tool, args, ctx, grants, rateLimiter }: CallInp
 
 async function runTool(
   tool: RegisteredTool,
-  input: Record<string, unknown>,
+  args: Record<string, unknown>,
   ctx: ToolContext,
   gate: OwnerAck | null,
+  checkOutputs: boolean,
 ): Promise<Envelope> {
+  const { def } = tool;
   try {
-    const out = await tool.def.run({ ctx, input, gate });
-    if (out instanceof ToolResult) {
-      return {
-        ok: true,
-        status: out.status,
-        data: out.data,
-        message: out.message ?? defaultMessage(tool.def.name, out.status),
-      };
-    }
-    return { ok: true, status: 'ok', data: out, message: defaultMessage(tool.def.name, 'ok') };
+    const { page, rest } = def.pages ? openPage(def.name, def.pages, args) : { page: undefined, rest: args };
+    // The erased definition types `page` for a paging tool; a tool without `pages` is typed to get undefined.
+    const out = await def.run({ ctx, input: rest, gate, page: page as PageRequest<CursorKey> });
+    const result = out instanceof ToolResult ? out : undefined;
+    const data: unknown = result === undefined ? out : result.data;
+    const items = page === undefined ? undefined : (data as { items?: unknown[] }).items;
+    // A page without items is "empty" unless the tool said otherwise.
+    const status = result?.status ?? (items?.length === 0 ? 'empty' : 'ok');
+    if (checkOutputs) checkOutput(tool, data, page?.limit);
+    return { ok: true, status, data, message: result?.message ?? defaultMessage(def.name, status, items) };
   } catch (e) {
-    return errorToEnvelope(e, ctx, tool.def.name);
+    return errorToEnvelope(e, ctx, def.name);
   }
 }
 
-const defaultMessage = (name: string, status: 'ok' | 'empty') =>
-  status === 'ok' ? `${name} succeeded` : `${name} found nothing`;
+/** Test-suite check: the result is what the tool advertises, and a page holds no more than its limit. */
+function checkOutput(tool: RegisteredTool, data: unknown, limit: number | undefined): void {
+  const parsed = (tool.def.output as z.ZodType).safeParse(data);
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  const items = (data as { items?: unknown[] } | null)?.items;
+  if (limit !== undefined && Array.isArray(items) && items.length > limit) {
+    issues.push(`items: ${items.length} items on a page of limit ${limit}`);
+  }
+  if (issues.length > 0) {
+    throw new Error(`${tool.def.name} returned data that breaks its output schema: ${issues.join('; ')}`);
+  }
+}
+
+const defaultMessage = (name: string, status: 'ok' | 'empty', items: unknown[] | undefined) => {
+  if (items !== undefined) return status === 'empty' ? 'Nothing matches' : `${items.length} item(s)`;
+  return status === 'ok' ? `${name} succeeded` : `${name} found nothing`;
+};
 
 async function writeAudit(
   ctx: ToolContext,

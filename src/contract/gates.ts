@@ -1,17 +1,10 @@
 import { z } from 'zod';
 import { ToolError } from './errors.ts';
 
-/** C7: the parameters the kernel adds to every owner-gated tool. */
+/** The parameters the kernel adds to every owner-gated tool (docs/contract.md "Grants and gates"). */
 export const ownerGateInput = {
-  owner_ack: z
-    .boolean()
-    .optional()
-    .describe('true only when the human owner has explicitly approved this action; never assume it'),
-  reason: z
-    .string()
-    .max(2000)
-    .optional()
-    .describe('Why the owner approved it, in their words; recorded in the audit log'),
+  owner_ack: z.boolean().optional().describe('true only after the human owner approved this call'),
+  reason: z.string().max(2000).optional().describe('The owner’s reason, audited'),
 };
 
 export interface OwnerAck {

@@ -1,31 +1,68 @@
+// Lists (docs/contract.md "Lists"): every list is paged by the kernel. A tool declares `pages: { key }`; the
+// kernel adds `limit` and `cursor`, clamps the limit, binds cursors to the tool and to its other arguments,
+// and builds `next_cursor`. No tool handles a cursor or names itself.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ToolError } from './errors.ts';
+import { invalidArg } from './errors.ts';
+import { sha256Hex, stableStringify } from './hash.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 200;
 
-/** C6: clamp, never refuse; the response says the limit it applied. */
+/** Clamp, never refuse; the response says the limit it applied. */
 export const clampLimit = (limit: number | undefined): number =>
   limit === undefined || Number.isNaN(limit)
     ? DEFAULT_LIMIT
     : Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit)));
 
-/** The `limit` and `cursor` parameters every list/search tool declares (spread into its input). */
-export const pageInput = {
+/** The parameters the kernel adds to every paging tool. */
+export const pageParams = {
   limit: z
-    .number()
     .int()
     .optional()
-    .describe(`How many items to return: default ${DEFAULT_LIMIT}, clamped to 1..${MAX_LIMIT}`),
-  cursor: z
-    .string()
-    .max(512)
-    .optional()
-    .describe('Opaque cursor from the previous page’s next_cursor; omit for the first page'),
+    .describe(`Items per page: default ${DEFAULT_LIMIT}; values outside 1..${MAX_LIMIT} are clamped`),
+  cursor: z.string().max(512).optional().describe('next_cursor of the previous page; omit for the first'),
 };
 
-type CursorKey = (string | number)[];
+/** A position in a list: the sort key of the last item served. */
+export type CursorKey = readonly (string | number)[];
+
+export interface PageSpec<K extends CursorKey> {
+  /** The shape of the key; a cursor whose key does not parse is invalid_args, never a database error. */
+  key: z.ZodType<K>;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** The limit applied (after clamping). */
+  limit: number;
+  /** Pass it back as `cursor` for the next page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export interface PageRequest<K extends CursorKey> {
+  /** The clamped limit. */
+  limit: number;
+  /** The key of the last item of the previous page; undefined for the first page. */
+  after: K | undefined;
+  /** A page from rows fetched with `limit + 1`: the extra row only says whether there is more. */
+  from<R, T>(rows: readonly R[], keyOf: (row: R) => K, map: (row: R) => T): Page<T>;
+  /** A page from items already cut to the limit, and the key to continue after (null at the end). */
+  of<T>(items: T[], next: K | null): Page<T>;
+}
+
+/** The output of a paging tool: `items` of this shape (bounded by the kernel), `limit`, `next_cursor`. */
+export function pagedOutput<I extends z.ZodType, E extends z.ZodRawShape = Record<never, never>>(
+  item: I,
+  extra?: E,
+) {
+  return z.object({
+    items: z.array(item).max(MAX_LIMIT),
+    limit: z.int(),
+    next_cursor: z.string().nullable(),
+    ...(extra ?? ({} as E)),
+  });
+}
 
 const toBase64Url = (text: string): string => {
   const bytes = new TextEncoder().encode(text);
@@ -39,92 +76,87 @@ const fromBase64Url = (text: string): string => {
   return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 };
 
-/** Cursors name the tool they came from, so one tool's cursor is never misread by another. */
-export function encodeCursor(tool: string, key: CursorKey): string {
-  return toBase64Url(JSON.stringify({ t: tool, k: key }));
-}
+/** The hash of a list call's arguments other than limit and cursor: a cursor continues only its own list. */
+const queryHash = (args: Record<string, unknown>) => sha256Hex(stableStringify(args)).slice(0, 16);
 
-/** The error for a cursor the tool did not issue (garbled, another tool's, or with a key of the wrong shape). */
-function invalidCursor(tool: string): ToolError {
-  return new ToolError('invalid_args', `cursor is not one that ${tool} issued`, {
-    details: { issues: [{ path: 'cursor', message: 'unrecognised cursor' }] },
-    hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page.',
-  });
-}
+/** A cursor as the kernel issues it: the tool, the hash of the other arguments, and the key to continue after. */
+export const encodeCursor = (tool: string, args: Record<string, unknown>, key: CursorKey): string =>
+  toBase64Url(JSON.stringify({ t: tool, q: queryHash(args), k: key }));
 
-const isKeyPart = (v: unknown): v is string | number =>
-  typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+const cursorHint =
+  'Pass next_cursor from the previous page unchanged, with the same other arguments, or omit cursor to start over.';
 
 /**
- * Reads a cursor back. `isKey` checks the key's shape, so a forged cursor is refused here as
- * invalid_args instead of reaching the query as garbage (and failing there as an internal error).
+ * Opens the page a call asks for. `args` are the decoded arguments; `limit` and `cursor` are taken out
+ * (the tool never sees them) and the rest are hashed, so a cursor continues only the list it came from.
  */
-export function decodeCursor(
+export function openPage<K extends CursorKey>(
   tool: string,
-  cursor: string | undefined,
-  isKey: (key: CursorKey) => boolean = () => true,
-): CursorKey | undefined {
-  if (cursor === undefined || cursor === '') return undefined;
-  let parsed: { t?: unknown; k?: unknown } | undefined;
-  try {
-    parsed = JSON.parse(fromBase64Url(cursor)) as { t?: unknown; k?: unknown };
-  } catch {
-    // refused below
+  spec: PageSpec<K>,
+  args: Record<string, unknown>,
+): { page: PageRequest<K>; rest: Record<string, unknown> } {
+  const { limit: rawLimit, cursor, ...rest } = args;
+  const limit = clampLimit(typeof rawLimit === 'number' ? rawLimit : undefined);
+  const query = queryHash(rest);
+  let after: K | undefined;
+  if (typeof cursor === 'string' && cursor !== '') {
+    let parsed: { t?: unknown; q?: unknown; k?: unknown } | undefined;
+    try {
+      parsed = JSON.parse(fromBase64Url(cursor)) as typeof parsed;
+    } catch {
+      // refused below
+    }
+    const key = parsed?.t === tool ? spec.key.safeParse(parsed.k) : undefined;
+    if (key === undefined || !key.success)
+      throw invalidArg('cursor', `not a cursor that ${tool} issued`, cursorHint);
+    if (parsed?.q !== query) throw invalidArg('cursor', 'issued for other arguments', cursorHint);
+    after = key.data;
   }
-  const key = parsed?.k;
-  if (parsed?.t === tool && Array.isArray(key) && key.every(isKeyPart) && isKey(key)) return key;
-  throw invalidCursor(tool);
-}
-
-export interface Page<T> {
-  items: T[];
-  limit: number;
-  next_cursor: string | null;
-}
-
-/** Builds a page from rows fetched with `limit + 1`: the extra row only says whether there is more. */
-export function toPage<R, T>(
-  tool: string,
-  rows: R[],
-  limit: number,
-  keyOf: (row: R) => CursorKey,
-  map: (row: R) => T,
-): Page<T> {
-  const more = rows.length > limit;
-  const pageRows = more ? rows.slice(0, limit) : rows;
-  const last = pageRows.at(-1);
-  return {
-    items: pageRows.map(map),
+  const of = <T>(items: T[], next: K | null): Page<T> => ({
+    items,
     limit,
-    next_cursor: more && last !== undefined ? encodeCursor(tool, keyOf(last)) : null,
+    next_cursor: next === null ? null : encodeCursor(tool, rest, next),
+  });
+  return {
+    rest,
+    page: {
+      limit,
+      after,
+      of,
+      from(rows, keyOf, map) {
+        const more = rows.length > limit;
+        const pageRows = more ? rows.slice(0, limit) : rows;
+        const last = pageRows.at(-1);
+        return of(pageRows.map(map), more && last !== undefined ? keyOf(last) : null);
+      },
+    },
   };
 }
 
-const isTimestamp = (s: string) => {
+/** created_at as Postgres stores it, to the microsecond, in UTC. */
+const timestampKey = z.string().refine((s) => {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(s)) return false;
   // A calendar-valid instant (no hour 25, no Feb 30): the Date round trip of the millisecond part matches.
   const d = new Date(`${s.slice(0, 23)}Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 23) === s.slice(0, 23);
-};
+});
 
 /**
- * Keyset paging by (created_at, id), the stable order of the list tools. The cursor carries created_at to
- * the microsecond as Postgres stores it: a JS Date (milliseconds) would land before the last row of the
- * page and repeat it on the next one.
+ * Keyset paging by (created_at, id), the stable order of most lists. The key carries created_at to the
+ * microsecond as Postgres stores it: a JS Date (milliseconds) would land before the last row of the page
+ * and repeat it on the next one.
  */
 export function createdAtKeyset(createdAtColumn: AnyColumn, idColumn: AnyColumn) {
   return {
+    /** The tool's `pages`. */
+    pages: { key: z.tuple([timestampKey, z.uuid()]) } satisfies PageSpec<readonly [string, string]>,
     /** Select it as the row's cursor position. */
     cursorAt: sql<string>`to_char(${createdAtColumn} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-    /** Pass to decodeCursor: a forged key is invalid_args, never a database error. */
-    isKey: (key: (string | number)[]) =>
-      key.length === 2 &&
-      typeof key[0] === 'string' &&
-      isTimestamp(key[0]) &&
-      typeof key[1] === 'string' &&
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key[1]),
-    /** The rows after a decoded key; a row comparison, so a (created_at, id) index serves it. */
-    after: ([at, id]: (string | number)[]): SQL =>
+    /** The rows after a key; a row comparison, so a (created_at, id) index serves it. */
+    after: ([at, id]: readonly [string, string]): SQL =>
       sql`(${createdAtColumn}, ${idColumn}) > (${at}::timestamptz, ${id}::uuid)`,
   };
 }
+
+/** Offset paging for ranked results, up to `max` deep: the key is the offset of the next page. */
+export const offsetPages = (max: number) => ({ key: z.tuple([z.int().min(1).max(max)]) });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ambiguity, type DecodePlan, planDecoding } from './decode.ts';
 import type { AnyTool } from './define.ts';
-import { envelopeJsonSchema } from './envelope.ts';
+import { advertisedEnvelope } from './envelope.ts';
 import { ownerGateInput } from './gates.ts';
+import { pageParams } from './limits.ts';
 import { familyOf, nameProblem, verbOf } from './naming.ts';
+import { advertisedSchema, type JsonSchema, unboundedArrays, untypedPaths } from './schema.ts';
 
 export interface ToolAnnotations {
-  title?: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -31,7 +32,7 @@ export interface RegisteredTool {
 
 export interface RegistryProblem {
   tool: string;
-  rule: 'C2' | 'C3' | 'C4' | 'C5' | 'C6' | 'C7' | 'C8' | 'docs';
+  rule: 'C1' | 'C2' | 'C3' | 'C4' | 'C5' | 'C6' | 'C7' | 'C8' | 'docs';
   problem: string;
 }
 
@@ -56,15 +57,29 @@ const isListing = (name: string) => verbOf(name) === 'list' || familyOf(name) ==
 
 /** C8: annotations come from the definition, never written by hand. */
 export const deriveAnnotations = (def: AnyTool): ToolAnnotations => ({
-  ...(def.title === undefined ? {} : { title: def.title }),
   readOnlyHint: def.mutates === false,
   destructiveHint: def.mutates === 'destructive',
   idempotentHint: true,
   openWorldHint: false,
 });
 
+/** The parameters as the client sees them: the tool's own, plus the kernel's gate and paging fields. */
 function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
-  return z.object(def.ownerGate ? { ...def.input, ...ownerGateInput } : def.input);
+  return z.object({
+    ...def.input,
+    ...(def.ownerGate ? ownerGateInput : {}),
+    ...(def.pages ? pageParams : {}),
+  });
+}
+
+/** The output as advertised, or why it cannot be. */
+function outputSchema(def: AnyTool): JsonSchema | string {
+  if (!(def.output instanceof z.ZodObject)) return 'output must be a zod object (the envelope’s data)';
+  try {
+    return advertisedSchema(def.output, 'output');
+  } catch (e) {
+    return `its output schema cannot be expressed as JSON Schema: ${String(e)}`;
+  }
 }
 
 /** Every rule the registry enforces, for all tools at once; empty when the registry is sound. */
@@ -76,9 +91,11 @@ export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
 function checkAndPlan(defs: readonly AnyTool[]): {
   problems: RegistryProblem[];
   plans: Map<string, DecodePlan>;
+  outputs: Map<string, JsonSchema>;
 } {
   const problems: RegistryProblem[] = [];
   const plans = new Map<string, DecodePlan>();
+  const outputs = new Map<string, JsonSchema>();
   const names = new Set<string>();
   for (const def of defs) {
     const tool = def.name;
@@ -128,12 +145,44 @@ function checkAndPlan(defs: readonly AnyTool[]): {
         problem: 'is owner-gated but read-only; gates guard consequential changes',
       });
     }
-    if (isListing(tool) && !('limit' in def.input && 'cursor' in def.input)) {
-      problems.push({
-        tool,
-        rule: 'C6',
-        problem: 'lists or searches but does not take both limit and cursor',
-      });
+    for (const path of plan === undefined ? [] : untypedPaths(plan.jsonSchema)) {
+      problems.push({ tool, rule: 'docs', problem: `input at ${path} accepts any value; declare its type` });
+    }
+    const output = outputSchema(def);
+    if (typeof output === 'string') {
+      problems.push({ tool, rule: 'C1', problem: output });
+    } else {
+      outputs.set(tool, output);
+      for (const path of untypedPaths(output)) {
+        problems.push({ tool, rule: 'C1', problem: `output at ${path} accepts any value; declare its type` });
+      }
+      for (const path of unboundedArrays(output)) {
+        problems.push({
+          tool,
+          rule: 'C6',
+          problem: `output array ${path} has no bound: add .max(), or declare pages for a list`,
+        });
+      }
+    }
+    if (isListing(tool) && def.pages === undefined) {
+      problems.push({ tool, rule: 'C6', problem: 'lists or searches but does not declare pages' });
+    }
+    if (def.pages !== undefined) {
+      const shape = def.output instanceof z.ZodObject ? (def.output.shape as Record<string, unknown>) : {};
+      if (!['items', 'limit', 'next_cursor'].every((k) => k in shape)) {
+        problems.push({
+          tool,
+          rule: 'C6',
+          problem: 'declares pages, so its output must be pagedOutput(...)',
+        });
+      }
+      if (def.mutates !== false) {
+        problems.push({ tool, rule: 'C6', problem: 'declares pages but mutates; a page is a read' });
+      }
+      for (const name of Object.keys(pageParams)) {
+        if (name in def.input)
+          problems.push({ tool, rule: 'C6', problem: `declares "${name}" itself; the kernel adds it` });
+      }
     }
   }
   for (const def of defs) {
@@ -154,12 +203,12 @@ function checkAndPlan(defs: readonly AnyTool[]): {
       });
     }
   }
-  return { problems, plans };
+  return { problems, plans, outputs };
 }
 
 /** Builds the registry, refusing it (naming each tool and rule) when any tool breaks the contract. */
 export function buildRegistry(defs: readonly AnyTool[]): Registry {
-  const { problems, plans } = checkAndPlan(defs);
+  const { problems, plans, outputs } = checkAndPlan(defs);
   if (problems.length > 0) throw new RegistryError(problems);
   const tools = [...defs]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
@@ -173,7 +222,7 @@ export function buildRegistry(defs: readonly AnyTool[]): Registry {
           ...(def.title === undefined ? {} : { title: def.title }),
           description: def.description,
           inputSchema: plan.jsonSchema,
-          outputSchema: envelopeJsonSchema,
+          outputSchema: advertisedEnvelope(outputs.get(def.name) ?? { type: 'object' }),
           annotations: deriveAnnotations(def),
         },
       };

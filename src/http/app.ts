@@ -9,7 +9,7 @@ import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { agentForTokenHash, plausibleToken, tokenHash } from '../auth/tokens.ts';
-import { type Logger, noProgress } from '../contract/define.ts';
+import { noProgress } from '../contract/define.ts';
 import { type Envelope, type ErrorEnvelope, errorEnvelope } from '../contract/envelope.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { callTool, errorToEnvelope } from '../contract/execute.ts';
@@ -19,16 +19,10 @@ import type { Db } from '../db/types.ts';
 import { requestJobs } from '../jobs/context.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import type { KvStore } from '../kv/types.ts';
+import type { Logger } from '../log.ts';
 import { createMcpEndpoint, type McpCallState } from '../mcp/binding.ts';
-import { mountWorkerRoutes } from './worker.ts';
-
-/** The stores one request uses; on Node shared by all requests, on Workers made per request. */
-export interface RequestServices {
-  db: Db;
-  kv: KvStore;
-  /** Called once the response (including a streamed one) has finished. */
-  release?(): Promise<void>;
-}
+import { mountWorkerRoutes } from './routes/drain.ts';
+import type { RequestServices } from './services.ts';
 
 export interface AppConfig {
   /** Origin hostnames allowed besides localhost-class ones; a request without Origin always passes. */
@@ -51,6 +45,8 @@ export interface AppOptions {
   env: Readonly<Record<string, string | undefined>>;
   log: Logger & { child(fields: Record<string, unknown>): Logger };
   rateLimiter?: RateLimiter;
+  /** Check every result against its tool's output schema (the test suite; see callTool). */
+  checkOutputs?: boolean;
   /** Keeps work alive after the response (Workers `executionCtx.waitUntil`). */
   waitUntil?(c: Context, work: Promise<unknown>): void;
   /** The job handlers, by kind, that drains run (the worker route, extraction_run). */
@@ -83,6 +79,7 @@ export function createApp(options: AppOptions) {
     serverInfo: { name: 'chambers', version: options.version },
     instructions: SERVER_INSTRUCTIONS,
     rateLimiter: options.rateLimiter,
+    checkOutputs: options.checkOutputs ?? false,
     log,
   });
   // A refusal before any tool runs. On /mcp it is a JSON-RPC error object, the shape of every other
@@ -305,6 +302,7 @@ export function createApp(options: AppOptions) {
       ctx: { ...state.ctx, progress: noProgress },
       grants: state.grants,
       rateLimiter: options.rateLimiter,
+      checkOutputs: options.checkOutputs ?? false,
     });
     // Every retryable refusal that says when to retry (rate_limited, in_progress) says it in HTTP too.
     const retryAfterMs = envelope.ok ? undefined : envelope.error.details?.retry_after_ms;

@@ -1,5 +1,5 @@
-import type { Logger } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
+import type { Logger } from '../log.ts';
 import { type DrainReport, drainJobs, type JobHandler } from './queue.ts';
 
 export interface DrainLoopOptions {

@@ -16,9 +16,9 @@
  * with skewed clocks honest, and the caller's `now()` lets tests move time forward.
  */
 import { sql } from 'drizzle-orm';
-import type { Logger } from '../contract/define.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { type Db, type DbOrTx, rowsOf } from '../db/types.ts';
+import type { Logger } from '../log.ts';
 
 export interface EnqueueInput {
   kind: string;

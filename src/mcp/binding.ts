@@ -10,11 +10,12 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
-import { type Logger, noProgress, type ToolContext } from '../contract/define.ts';
+import { noProgress, type ToolContext } from '../contract/define.ts';
 import type { Envelope } from '../contract/envelope.ts';
 import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
+import type { Logger } from '../log.ts';
 
 /** What the HTTP layer knows about the caller once the token is checked. */
 export interface McpCallState {
@@ -31,6 +32,8 @@ export interface McpEndpointOptions {
   serverInfo: { name: string; version: string };
   instructions?: string;
   rateLimiter?: RateLimiter;
+  /** Check every result against its tool's output schema (the test suite; see callTool). */
+  checkOutputs?: boolean;
   /** Where the SDK's transport-level rejections (bad JSON-RPC, wrong headers) are reported. */
   log?: Logger;
 }
@@ -43,7 +46,7 @@ const STATE = 'chambers';
  * `tools/call` hands the raw arguments to the kernel before any SDK validation (C3).
  */
 export function createMcpEndpoint(options: McpEndpointOptions) {
-  const { registry, rateLimiter } = options;
+  const { registry, rateLimiter, checkOutputs } = options;
   // Built once: the SDK would otherwise create an Ajv instance per per-request Server.
   const jsonSchemaValidator = new DefaultJsonSchemaValidator();
   const listings = new Map<string, { result: ListToolsResult; json: string }>();
@@ -97,6 +100,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           ctx,
           grants: state.grants,
           rateLimiter,
+          checkOutputs,
         });
         return server.projectCallToolResult(callToolResult(envelope), tool.listing.outputSchema);
       });
@@ -185,6 +189,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       ctx: { ...state.ctx, progress: noProgress },
       grants: state.grants,
       rateLimiter,
+      checkOutputs,
     });
     const result = callToolResult(envelope);
     return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));

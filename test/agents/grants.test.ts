@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { tools as registeredTools } from '../../functions/index.ts';
+import { toolList as registeredTools } from '../../functions/index.ts';
 import {
   AGENT_NAMES,
   AgentFileError,
@@ -11,7 +11,7 @@ import {
   parseAgentFile,
   parseAgents,
 } from '../../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 
 // The tools that exist today; a later test checks the agents against the live registry.
 const TOOLS = [

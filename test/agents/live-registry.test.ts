@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { parseAgents } from '../../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { grantsFromAgents } from '../../src/server.ts';
 

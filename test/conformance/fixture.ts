@@ -130,6 +130,8 @@ export async function startFixtureProfile(
     agents: fixtureAgents(registry.tools.map((t) => t.def.name)),
     env: { LOG_LEVEL: 'warn' },
     services: async () => ({ db: handle.db, kv }),
+    tools: [],
+    jobHandlers: {},
     registry,
     ...(options.logSink ? { logSink: options.logSink } : {}),
   });

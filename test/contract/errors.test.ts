@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { defineTool, type ToolContext } from '../../src/contract/define.ts';
 import { type Envelope, envelopeJsonSchema, errorEnvelope } from '../../src/contract/envelope.ts';
 import { errorCatalogue, errorCodes, isToolError, ToolError } from '../../src/contract/errors.ts';

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { defineTool, type ToolContext } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
@@ -22,7 +23,6 @@ import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { toolContext } from '../harness/context.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService } from '../harness/services.ts';
-import { startUpstashBridge, type UpstashBridge } from '../harness/upstash-bridge.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

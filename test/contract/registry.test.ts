@@ -2,7 +2,7 @@
 // catalogue, and derives what tools/list shows: annotations, a closed input schema, a stable order.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { type AnyTool, defineTool } from '../../src/contract/define.ts';
 import { envelopeJsonSchema } from '../../src/contract/envelope.ts';
 import { pageInput } from '../../src/contract/limits.ts';

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { loopbackTarget, type NeonWsProxy, startNeonWsProxy } from '../../scripts/dev/neon_ws_proxy.ts';
 import { migrateDb } from '../../src/db/migrate.ts';
 import { openNeon } from '../../src/db/neon.ts';
 import { openPglite } from '../../src/db/pglite.ts';
@@ -15,7 +16,6 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { kvEntries } from '../../src/db/schema/kv_entries.ts';
 import type { DbHandle } from '../../src/db/types.ts';
 import { createTestDb, forEachDb, type TestDb } from '../harness/databases.ts';
-import { loopbackTarget, type NeonWsProxy, startNeonWsProxy } from '../harness/neon-ws-proxy.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 
 const later = () => new Date(Date.now() + 60_000);

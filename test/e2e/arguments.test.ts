@@ -3,7 +3,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope, ErrorEnvelope } from '../../src/contract/envelope.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';

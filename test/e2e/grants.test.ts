@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_NAMES, type AgentName } from '../../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';
 import { cases } from '../../src/db/schema/cases.ts';

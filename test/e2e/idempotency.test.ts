@@ -4,7 +4,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';

@@ -4,7 +4,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../functions/index.ts';
+import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { type DrainLoop, startDrainLoop } from '../../src/jobs/loop.ts';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { cases } from '../../src/db/schema/cases.ts';
 import { type DocumentCorpus, type DocumentRow, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
-import { createDocument, extractAndIndexDocument, type NewDocument } from '../../src/extract/document.ts';
+import { createDocument, extractAndIndexDocument, type NewDocument } from '../../src/documents/pipeline.ts';
 import { type FixtureDocument, fixtureBytes, fixtureDocuments } from '../fixtures/hebrew/corpus.ts';
 
 const MEDIA = {

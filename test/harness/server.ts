@@ -7,8 +7,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { jobHandlers, tools } from '../../entry/registries.ts';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { AGENT_NAMES, type AgentName, type AgentRegistry } from '../../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import type { AnyTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
@@ -19,7 +21,6 @@ import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { createChambers } from '../../src/server.ts';
 import { createTestDb } from './databases.ts';
-import { startUpstashBridge, type UpstashBridge } from './upstash-bridge.ts';
 
 export interface TestServerOptions {
   db?: 'pglite' | 'postgres';
@@ -112,8 +113,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     agents,
     env,
     services: async () => ({ db: db.db, kv }),
-    ...(options.tools ? { tools: options.tools } : {}),
-    ...(options.jobHandlers ? { jobHandlers: options.jobHandlers } : {}),
+    tools: options.tools ?? tools,
+    jobHandlers: options.jobHandlers ?? jobHandlers,
+    checkOutputs: true,
     ...(options.kick ? { kick: options.kick } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
     ...(options.now ? { now: options.now } : {}),

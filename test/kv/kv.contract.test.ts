@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Redis } from '@upstash/redis/cloudflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { createPostgresKv, purgeExpiredKv } from '../../src/kv/postgres.ts';
 import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService } from '../harness/services.ts';
-import { startUpstashBridge, type UpstashBridge } from '../harness/upstash-bridge.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SHORT_TTL = 200;

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools as registeredTools } from '../../functions/index.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { toolList as registeredTools } from '../../functions/index.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // The Inspector's own launcher, run with this Node: `npx` would only add npm's start-up time per call.

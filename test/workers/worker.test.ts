@@ -10,15 +10,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startWorkerDev, type WorkerDev } from '../../scripts/dev-worker.ts';
-import { loadAgentsFromDir } from '../../src/agents/load-node.ts';
+import { type Bridges, startBridges } from '../../scripts/dev/bridges.ts';
+import { startWorkerDev, type WorkerDev } from '../../scripts/dev_worker.ts';
+import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
-import { createDocument } from '../../src/extract/document.ts';
-import { enqueueDocumentExtraction } from '../../src/extract/document_job.ts';
+import { enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
+import { createDocument } from '../../src/documents/pipeline.ts';
 import { emptyDrainReport } from '../../src/jobs/queue.ts';
-import { type Bridges, startBridges } from '../harness/bridges.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 

@@ -1,5 +1,7 @@
 // Shared by the case tool tests: a fresh case per test, made through case_create as an agent would.
 import type { CaseView } from '../../../functions/case/_shared.ts';
+import type { case_create } from '../../../functions/case/case_create.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { expectOk, type TestServer } from '../../harness/server.ts';
 
 /**
@@ -10,7 +12,7 @@ export function caseMaker(server: () => TestServer, tag: string) {
   let n = 0;
   return async (extra: Record<string, unknown> = {}): Promise<CaseView> => {
     n++;
-    return expectOk<{ case: CaseView }>(
+    return expectOk<ToolData<typeof case_create>>(
       await server().call('ceo', 'case_create', {
         case_number: `ערר ${tag}-${n}/25`,
         title: `תיק ${n}`,

@@ -2,7 +2,7 @@
 // grants (every real agent holds it, so the refusal is checked through the kernel), no audit row.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../../../functions/index.ts';
+import { toolList as tools } from '../../../functions/index.ts';
 import { callTool } from '../../../src/contract/execute.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';

@@ -2,7 +2,9 @@
 // duplicates or gaps (including timestamps finer than a millisecond), bad cursors, and "empty".
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../../../functions/index.ts';
+import type { case_list } from '../../../functions/case/case_list.ts';
+import { toolList as tools } from '../../../functions/index.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { callTool } from '../../../src/contract/execute.ts';
 import { encodeCursor } from '../../../src/contract/limits.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
@@ -11,20 +13,8 @@ import { cases } from '../../../src/db/schema/cases.ts';
 import { toolContext } from '../../harness/context.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 
-interface Item {
-  id: string;
-  case_number: string;
-  title: string;
-  status: string;
-  outcome: string | null;
-  practice_area: string | null;
-  created_at: string;
-}
-interface Page {
-  items: Item[];
-  limit: number;
-  next_cursor: string | null;
-}
+type Page = ToolData<typeof case_list>;
+type Item = Page['items'][number];
 
 describe('case_list', () => {
   let s: TestServer;
@@ -180,14 +170,14 @@ describe('case_list', () => {
       'not a cursor',
       '!!!',
       Buffer.from('{"t":"case_list"}').toString('base64url'),
-      encodeCursor('document_list', ['2025-01-01T00:00:00.000Z', crypto.randomUUID()]),
+      encodeCursor('document_list', {}, ['2025-01-01T00:00:00.000Z', crypto.randomUUID()]),
       // Well-formed but forged: the key must not reach the database as garbage.
-      encodeCursor('case_list', ['not a time', 'not a uuid']),
-      encodeCursor('case_list', [42]),
-      encodeCursor('case_list', ['2025-01-01T00:00:00.000000Z', 'not a uuid']),
-      encodeCursor('case_list', ['2025-02-30T00:00:00.000000Z', crypto.randomUUID()]),
-      encodeCursor('case_list', ['2025-01-01T25:00:00.000000Z', crypto.randomUUID()]),
-      encodeCursor('case_list', ['2025-01-01T00:00:00.000000Z', crypto.randomUUID(), 'extra']),
+      encodeCursor('case_list', {}, ['not a time', 'not a uuid']),
+      encodeCursor('case_list', {}, [42]),
+      encodeCursor('case_list', {}, ['2025-01-01T00:00:00.000000Z', 'not a uuid']),
+      encodeCursor('case_list', {}, ['2025-02-30T00:00:00.000000Z', crypto.randomUUID()]),
+      encodeCursor('case_list', {}, ['2025-01-01T25:00:00.000000Z', crypto.randomUUID()]),
+      encodeCursor('case_list', {}, ['2025-01-01T00:00:00.000000Z', crypto.randomUUID(), 'extra']),
       'x'.repeat(513),
     ];
     for (const cursor of bad) {
@@ -195,6 +185,19 @@ describe('case_list', () => {
       expect(errorCode(env), cursor).toBe('invalid_args');
       expect(env.message, cursor).toMatch(/cursor/);
     }
+  });
+
+  it('refuses a cursor reused with other filters, naming the cursor', async () => {
+    const first = await page({ practice_area: 'permit', limit: 1 });
+    expect(first.next_cursor).not.toBeNull();
+    const env = await list({ practice_area: 'plan', limit: 1, cursor: first.next_cursor });
+    expect(errorCode(env)).toBe('invalid_args');
+    expect(env.ok ? null : env.error.details).toEqual({
+      issues: [{ path: 'cursor', message: 'issued for other arguments' }],
+    });
+    // The same filters with another limit continue the same list.
+    const next = await page({ practice_area: 'permit', limit: 5, cursor: first.next_cursor });
+    expect(next.items.map((c) => c.practice_area)).toEqual(['permit']);
   });
 
   it('is granted to every agent, read-only, and writes no audit row', async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../../../functions/index.ts';
+import { toolList as tools } from '../../../functions/index.ts';
 import { callTool } from '../../../src/contract/execute.ts';
 import { encodeCursor } from '../../../src/contract/limits.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
-import { createDocument } from '../../../src/extract/document.ts';
+import { createDocument } from '../../../src/documents/pipeline.ts';
 import { toolContext } from '../../harness/context.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documents } from '../../../src/db/schema/documents.ts';
-import { createDocument, extractAndIndexDocument } from '../../../src/extract/document.ts';
+import { createDocument, extractAndIndexDocument } from '../../../src/documents/pipeline.ts';
 import { fixtureBytes } from '../../fixtures/hebrew/corpus.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';

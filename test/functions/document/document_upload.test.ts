@@ -4,12 +4,12 @@
 // kick after upload, every error code, and callers without the grant.
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobHandlers } from '../../../entry/registries.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { documentChunks, documentPages, documents } from '../../../src/db/schema/documents.ts';
 import { jobs } from '../../../src/db/schema/jobs.ts';
-import { MAX_BYTES } from '../../../src/extract/media.ts';
-import { jobHandlers } from '../../../src/jobs/handlers.ts';
+import { MAX_BYTES } from '../../../src/documents/media.ts';
 import { type DrainLoop, startDrainLoop } from '../../../src/jobs/loop.ts';
 import { createLogger } from '../../../src/log.ts';
 import { fixtureBytes, fixturePages } from '../../fixtures/hebrew/corpus.ts';

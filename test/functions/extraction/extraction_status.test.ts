@@ -3,7 +3,7 @@
 // invalid arguments, and callers without the grant.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDocument } from '../../../src/extract/document.ts';
+import { createDocument } from '../../../src/documents/pipeline.ts';
 import { claimJobs, drainJobs, enqueueJob } from '../../../src/jobs/queue.ts';
 import { createLogger } from '../../../src/log.ts';
 import { textBytes } from '../../harness/documents.ts';

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentName, AgentRegistry } from '../../../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../../../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../../../src/agents/load_node.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import * as schema from '../../../src/db/schema/hai.ts';
 import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { ToolError } from '../../src/contract/errors.ts';
-import { type DocumentRow, documentCorpora, documents } from '../../src/db/schema/documents.ts';
-import type { Db } from '../../src/db/types.ts';
+import { ToolError } from '../contract/errors.ts';
+import { type DocumentRow, documentCorpora, documents } from '../db/schema/documents.ts';
+import type { Db } from '../db/types.ts';
 
 /** A document as the document tools return it (never its bytes or text). */
 export const documentView = (row: DocumentRow) => ({

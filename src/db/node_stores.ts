@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Env } from '../config.ts';
-import { migrateDb } from '../db/migrate.ts';
-import { openPglite } from '../db/pglite.ts';
-import { openPostgres } from '../db/postgres.ts';
-import type { DbHandle } from '../db/types.ts';
 import { createPostgresKv } from '../kv/postgres.ts';
 import type { KvStore } from '../kv/types.ts';
 import { createUpstashKv } from '../kv/upstash.ts';
+import { migrateDb } from './migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+import type { DbHandle } from './types.ts';
 
 export interface NodeStores {
   handle: DbHandle;

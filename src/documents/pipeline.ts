@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Logger } from '../contract/define.ts';
 import { sha256Hex } from '../contract/hash.ts';
 import {
   type DocumentCorpus,
@@ -11,6 +10,7 @@ import {
   searchTerms,
 } from '../db/schema/documents.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
+import type { Logger } from '../log.ts';
 import { chunkPages } from '../search/chunk.ts';
 import { tokens } from '../search/normalize.ts';
 import { ExtractionError } from './errors.ts';

@@ -1,18 +1,18 @@
 // The Cloudflare Workers entry: Neon (WebSocket Pool, per request) and Upstash Redis from the env.
 import type { ExecutionContext, ScheduledController } from '@cloudflare/workers-types';
 import type { Context } from 'hono';
-import analyst from '../../agents/analyst.md';
-import ceo from '../../agents/ceo.md';
-import qa from '../../agents/qa.md';
-import researcher from '../../agents/researcher.md';
-import writer from '../../agents/writer.md';
-import { parseAgents } from '../agents/grants.ts';
-import type { Logger } from '../contract/define.ts';
-import { openNeon } from '../db/neon.ts';
-import { jobHandlers } from '../jobs/handlers.ts';
-import { drainJobs } from '../jobs/queue.ts';
-import { createUpstashKv } from '../kv/upstash.ts';
-import { createChambers } from '../server.ts';
+import analyst from '../agents/analyst.md';
+import ceo from '../agents/ceo.md';
+import qa from '../agents/qa.md';
+import researcher from '../agents/researcher.md';
+import writer from '../agents/writer.md';
+import { parseAgents } from '../src/agents/grants.ts';
+import { openNeon } from '../src/db/neon.ts';
+import { drainJobs } from '../src/jobs/queue.ts';
+import { createUpstashKv } from '../src/kv/upstash.ts';
+import type { Logger } from '../src/log.ts';
+import { createChambers } from '../src/server.ts';
+import { jobHandlers, tools } from './registries.ts';
 
 export interface WorkerEnv {
   DATABASE_URL: string;
@@ -68,6 +68,8 @@ function appFor(env: WorkerEnv) {
     const vars = stringEnv(env);
     chambers = createChambers({
       agents,
+      tools,
+      jobHandlers,
       env: vars,
       services: async () => {
         const handle = openDb(env);

@@ -1,16 +1,16 @@
 // The Node entry: `npm start` runs the server on the embedded default (PGlite in DATA_DIR) or on the
 // stores named by the environment, and mints the first tokens on an empty database.
 import { serve } from '@hono/node-server';
-import { AGENT_NAMES } from '../agents/grants.ts';
-import { loadAgentsFromDir } from '../agents/load-node.ts';
-import { hasAnyToken, mintToken } from '../auth/tokens.ts';
-import { constantTimeEqual, randomToken } from '../contract/hash.ts';
-import { jobHandlers } from '../jobs/handlers.ts';
-import { startDrainLoop } from '../jobs/loop.ts';
-import { purgeExpiredKv } from '../kv/postgres.ts';
-import { createChambers } from '../server.ts';
-import { acquireDataDirLock } from './data-dir-lock.ts';
-import { openNodeStores } from './node-stores.ts';
+import { AGENT_NAMES } from '../src/agents/grants.ts';
+import { loadAgentsFromDir } from '../src/agents/load_node.ts';
+import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
+import { constantTimeEqual, randomToken } from '../src/contract/hash.ts';
+import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
+import { openNodeStores } from '../src/db/node_stores.ts';
+import { startDrainLoop } from '../src/jobs/loop.ts';
+import { purgeExpiredKv } from '../src/kv/postgres.ts';
+import { createChambers } from '../src/server.ts';
+import { jobHandlers, tools } from './registries.ts';
 
 const env = process.env;
 const host = env.HOST ?? '127.0.0.1';
@@ -33,6 +33,8 @@ let loop: ReturnType<typeof startDrainLoop> | undefined;
 const { app, registry, log } = createChambers({
   kick: () => loop?.kick(),
   agents,
+  tools,
+  jobHandlers,
   env,
   services: async () => ({ db: stores.handle.db, kv: stores.kv }),
   waitUntil: (_c, work) => {

@@ -2,10 +2,10 @@
 // jobs, deploy hooks and operators; authenticated by WORKER_SECRET, never by an agent's bearer token.
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import type { Logger } from '../contract/define.ts';
-import { constantTimeEqual } from '../contract/hash.ts';
-import { drainJobs, type JobHandler } from '../jobs/queue.ts';
-import type { RequestServices } from './app.ts';
+import { constantTimeEqual } from '../../contract/hash.ts';
+import { drainJobs, type JobHandler } from '../../jobs/queue.ts';
+import type { Logger } from '../../log.ts';
+import type { RequestServices } from '../services.ts';
 
 type WorkerVars = { requestId: string; log: Logger };
 

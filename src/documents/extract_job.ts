@@ -2,8 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
-import { extractAndIndexDocument } from './document.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
+import { extractAndIndexDocument } from './pipeline.ts';
 
 /** The job kind that extracts and indexes one uploaded document; its dedupe key is the document id. */
 export const DOCUMENT_EXTRACT = 'document_extract';

@@ -2,15 +2,15 @@
  * Both local bridges together: the Upstash REST bridge (to the local Redis) and the Neon WebSocket proxy
  * (to the local PostgreSQL). Tests call `startBridges()`; for `wrangler dev` run it as a program:
  *
- *   node test/harness/bridges.ts
+ *   npm run bridges
  *
  * which listens on UPSTASH_BRIDGE_PORT (default 8079) and NEON_PROXY_PORT (default 8078), uses
  * UPSTASH_BRIDGE_TOKEN (default "chambers-local") and TEST_REDIS_URL, prints the addresses to put in
  * .dev.vars, and stops on Ctrl-C.
  */
 import { pathToFileURL } from 'node:url';
-import { type NeonWsProxy, startNeonWsProxy } from './neon-ws-proxy.ts';
-import { startUpstashBridge, type UpstashBridge, type UpstashBridgeOptions } from './upstash-bridge.ts';
+import { type NeonWsProxy, startNeonWsProxy } from './neon_ws_proxy.ts';
+import { startUpstashBridge, type UpstashBridge, type UpstashBridgeOptions } from './upstash_bridge.ts';
 
 export interface BridgesOptions extends UpstashBridgeOptions {
   /** Port of the Upstash bridge (`port` is taken as the same thing); 0 picks a free one. */
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-// Run as a program (`node test/harness/bridges.ts`), not when imported by a test.
+// Run as a program (`npm run bridges`), not when imported by a test.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((err: unknown) => {
     console.error(err instanceof Error ? err.message : err);

@@ -1,4 +1,4 @@
-// `node scripts/make-fixtures.ts`: generates the PDF and DOCX versions of the Hebrew test fixtures from
+// `node scripts/make_fixtures.ts`: generates the PDF and DOCX versions of the Hebrew test fixtures from
 // their .txt sources (test/fixtures/hebrew/), plus two bad files: encrypted.pdf (a password-protected
 // PDF: an /Encrypt dictionary whose user password is not empty) and broken.pdf (a truncated PDF). The
 // output is committed; rerun this after changing a .txt (the PDFs are byte-for-byte reproducible; the DOCX
@@ -21,7 +21,7 @@ const LEADING = 17;
 /**
  * pdf-lib draws glyphs in the order given and has no bidi; pdf.js (behind unpdf) reorders each text line
  * it reads with its own bidi pass. Lines are drawn so that pass yields the logical text (checked by
- * test/extract/fixtures.test.ts). pdf.js takes a line as right-to-left when at least 30% of it is
+ * test/documents/pipeline.test.ts). pdf.js takes a line as right-to-left when at least 30% of it is
  * right-to-left characters; then it reverses the left-to-right runs (digits, Latin, with a leading dash),
  * so those are drawn reversed. A mostly left-to-right line with Hebrew in it (e.g. "ערר 1024/25") comes
  * back in an order no single drawn string reproduces, so such lines are refused: write "ערר מס' 1024/25".

@@ -7,8 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolError } from '../../src/contract/errors.ts';
 import { documentBlobs, documentChunks, documentPages, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
-import { createDocument, extractAndIndexDocument } from '../../src/extract/document.ts';
-import { ExtractionError, isPermanentExtractionFailure } from '../../src/extract/errors.ts';
+import { ExtractionError, isPermanentExtractionFailure } from '../../src/documents/errors.ts';
 import {
   DOCX,
   decodeBase64Capped,
@@ -16,8 +15,9 @@ import {
   PDF,
   resolveMediaType,
   textBytesCapped,
-} from '../../src/extract/media.ts';
-import { extractPages } from '../../src/extract/pages.ts';
+} from '../../src/documents/media.ts';
+import { extractPages } from '../../src/documents/pages.ts';
+import { createDocument, extractAndIndexDocument } from '../../src/documents/pipeline.ts';
 import { analyzeQuery, normalizeHebrew } from '../../src/search/normalize.ts';
 import { searchChunks } from '../../src/search/rank.ts';
 import { fixtureBytes, fixtureDocuments, fixturePages } from '../fixtures/hebrew/corpus.ts';

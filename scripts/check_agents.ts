@@ -1,9 +1,9 @@
 // INV-TOOL6 check: agents/*.md grants against the live tool registry. Exits 1 on any problem.
-// Run: node scripts/check-agents.ts [agents-dir]
+// Run: node scripts/check_agents.ts [agents-dir]
 import { fileURLToPath } from 'node:url';
-import { tools } from '../functions/index.ts';
+import { toolList as tools } from '../functions/index.ts';
 import { checkAgentSet, checkGrants, formatAgentProblem } from '../src/agents/grants.ts';
-import { loadAgentsFromDir } from '../src/agents/load-node.ts';
+import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 
 const dir = process.argv[2] ?? fileURLToPath(new URL('../agents/', import.meta.url));
 const toolNames = tools.map((t) => t.name);
@@ -13,12 +13,12 @@ try {
   const problems = [...checkAgentSet(agents), ...checkGrants(agents, toolNames)];
   for (const problem of problems) console.error(formatAgentProblem(problem));
   if (problems.length > 0) {
-    console.error(`check-agents: ${problems.length} problem(s) in ${dir}`);
+    console.error(`check_agents: ${problems.length} problem(s) in ${dir}`);
     process.exit(1);
   }
-  console.log(`check-agents: ${agents.size} agents, ${toolNames.length} tools, grants consistent`);
+  console.log(`check_agents: ${agents.size} agents, ${toolNames.length} tools, grants consistent`);
 } catch (error) {
   // A malformed agent file: its message names the file and line.
-  console.error(`check-agents: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`check_agents: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

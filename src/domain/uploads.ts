@@ -3,13 +3,12 @@
 // document and queues its extraction.
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ToolContext } from '../../src/contract/define.ts';
-import { ToolError } from '../../src/contract/errors.ts';
-import { stableStringify } from '../../src/contract/hash.ts';
-import type { DocumentCorpus, DocumentRow } from '../../src/db/schema/documents.ts';
-import { jobs } from '../../src/db/schema/jobs.ts';
-import { createDocument, type DocumentMetadata } from '../../src/extract/document.ts';
-import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../../src/extract/document_job.ts';
+import type { ToolContext } from '../contract/define.ts';
+import { ToolError } from '../contract/errors.ts';
+import { stableStringify } from '../contract/hash.ts';
+import type { DocumentCorpus, DocumentRow } from '../db/schema/documents.ts';
+import { jobs } from '../db/schema/jobs.ts';
+import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../documents/extract_job.ts';
 import {
   checkBase64Size,
   checkTextSize,
@@ -18,8 +17,9 @@ import {
   MAX_ANY_BYTES,
   MAX_BYTES,
   textBytesCapped,
-} from '../../src/extract/media.ts';
-import { type DocumentView, documentView } from './_shared.ts';
+} from '../documents/media.ts';
+import { createDocument, type DocumentMetadata } from '../documents/pipeline.ts';
+import { type DocumentView, documentView } from './documents.ts';
 
 /**
  * Schema bounds far above the size caps: an oversize file must be payload_too_large (checked from its

@@ -173,7 +173,7 @@ export async function ensureDatabase(url: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { startBridges } = await import('../test/harness/bridges.ts');
+  const { startBridges } = await import('./dev/bridges.ts');
   const databaseUrl = process.env.DEV_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/chambers_dev';
   const port = Number(process.env.PORT || 8787);
   const dbHost = new URL(databaseUrl).hostname;

@@ -4,12 +4,16 @@
 // lapsed) — after which the document is failed with the reason, never left pending or extracting.
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { jobHandlers } from '../../entry/registries.ts';
 import { type DocumentRow, documents } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import type { Db } from '../../src/db/types.ts';
-import { createDocument } from '../../src/extract/document.ts';
-import { DOCUMENT_EXTRACT, documentExtractHandler, documentSubject } from '../../src/extract/document_job.ts';
-import { jobHandlers } from '../../src/jobs/handlers.ts';
+import {
+  DOCUMENT_EXTRACT,
+  documentExtractHandler,
+  documentSubject,
+} from '../../src/documents/extract_job.ts';
+import { createDocument } from '../../src/documents/pipeline.ts';
 import {
   claimJobs,
   type DrainOptions,

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis, type RedisValue } from 'ioredis';
-import { serviceUrls } from './services.ts';
+import { serviceUrls } from '../../test/harness/services.ts';
 
 export interface UpstashBridgeOptions {
   /** Default: `TEST_REDIS_URL` or redis://127.0.0.1:6379. */

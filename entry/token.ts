@@ -1,9 +1,9 @@
 // `npm run token -- <agent>`: mints a token for one agent against the same database as `npm start`
 // (DATA_DIR or DATABASE_URL) and prints only the token, so scripts can capture it.
-import { AGENT_NAMES } from '../agents/grants.ts';
-import { mintToken } from '../auth/tokens.ts';
-import { acquireDataDirLock, findRunningServer } from './data-dir-lock.ts';
-import { openNodeStores } from './node-stores.ts';
+import { AGENT_NAMES } from '../src/agents/grants.ts';
+import { mintToken } from '../src/auth/tokens.ts';
+import { acquireDataDirLock, findRunningServer } from '../src/db/data_dir_lock.ts';
+import { openNodeStores } from '../src/db/node_stores.ts';
 
 const agent = process.argv[2];
 if (agent === undefined || !(AGENT_NAMES as readonly string[]).includes(agent)) {

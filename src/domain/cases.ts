@@ -1,0 +1,24 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { ToolError } from '../contract/errors.ts';
+import { type CaseRow, cases } from '../db/schema/cases.ts';
+import type { Db } from '../db/types.ts';
+
+export const caseIdInput = z.uuid().describe('The case id (a UUID returned by case_create or case_list)');
+
+/** C7: a case is reachable when it exists and is not deleted; otherwise it is not_found. */
+export async function loadLiveCase(db: Db, id: string): Promise<CaseRow> {
+  const rows = await db
+    .select()
+    .from(cases)
+    .where(and(eq(cases.id, id), isNull(cases.deletedAt)))
+    .limit(1);
+  const row = rows[0];
+  if (row === undefined) {
+    throw new ToolError('not_found', `No case with id ${id}`, {
+      details: { case_id: id },
+      hint: 'Use case_list to find the case id; deleted cases are not reachable.',
+    });
+  }
+  return row;
+}
