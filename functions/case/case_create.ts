@@ -29,7 +29,7 @@ export const case_create = defineTool({
     created: z.boolean().describe('false when the case already existed and was returned as it is'),
   }),
   mutates: 'write',
-  idempotencyKey: (input) => input.case_number,
+  idempotencyKey: { describe: 'case_number', of: (input) => input.case_number },
   async run({ ctx, input }) {
     // One round trip: insert, or touch the existing row so RETURNING yields it (xmax = 0 only for a fresh insert).
     const rows = await ctx.db

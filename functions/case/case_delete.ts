@@ -22,7 +22,7 @@ export const case_delete = defineTool({
   }),
   mutates: 'destructive',
   ownerGate: true,
-  idempotencyKey: (input) => input.case_id,
+  idempotencyKey: { describe: 'case_id', of: (input) => input.case_id },
   async run({ ctx, input, gate }) {
     const deletedAt = ctx.now();
     const rows = await ctx.db

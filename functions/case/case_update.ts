@@ -27,7 +27,10 @@ export const case_update = defineTool({
   }),
   mutates: 'write',
   // Setting fields is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
-  idempotencyKey: (input) => `${input.case_id}:${stableStringify(input)}`,
+  idempotencyKey: {
+    describe: 'case_id + the fields given',
+    of: (input) => `${input.case_id}:${stableStringify(input)}`,
+  },
   setSemantics: true,
   async run({ ctx, input }) {
     const { case_id, ...changes } = input;

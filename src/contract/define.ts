@@ -36,6 +36,8 @@ export interface ToolContext {
   /** Reports progress on long work; a no-op when the caller sent no progressToken. */
   progress(update: ProgressUpdate): Promise<void>;
   jobs: ToolJobs;
+  /** Whether the calling agent is granted a tool: hints and next actions name only tools it holds. */
+  holds(tool: string): boolean;
   /** Keeps background work alive after the response (Workers `waitUntil`; awaited at shutdown on Node). */
   waitUntil(work: Promise<unknown>): void;
 }
@@ -89,10 +91,11 @@ export interface ToolDefinition<
   output: O;
   mutates: Mutation;
   /**
-   * The deterministic key derived from the arguments (the natural key, docs/contract.md "Retries").
-   * Required when `mutates`. Two calls with the same key are the same operation: the second replays the first.
+   * The natural key (docs/contract.md "Retries"), required when `mutates`: `of` derives it from the
+   * arguments deterministically, `describe` says in words what it is (docs/tools.md shows it). Two calls
+   * with the same key are the same operation: the second replays the first.
    */
-  idempotencyKey?: (input: ToolInput<S>) => string;
+  idempotencyKey?: { describe: string; of: (input: ToolInput<S>) => string };
   /**
    * Checks that need no I/O and must run before the idempotency key is derived and the arguments are
    * hashed: size caps judged from a string's length, mutually exclusive fields. Throws ToolError.

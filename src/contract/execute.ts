@@ -93,6 +93,8 @@ export interface CallInput {
   ctx: ToolContext;
   /** The tools this agent is granted. */
   grants: ReadonlySet<string>;
+  /** The agents granted each tool, so a refusal can say whom to hand the step to. */
+  holders?: ReadonlyMap<string, readonly string[]>;
   rateLimiter?: RateLimiter;
 }
 
@@ -106,6 +108,7 @@ export async function callTool({
   ctx,
   grants,
   rateLimiter,
+  holders,
   checkOutputs = false,
 }: CallInput): Promise<Envelope> {
   const { def } = tool;
@@ -117,8 +120,13 @@ export async function callTool({
   let settling: Promise<void> | undefined;
   try {
     if (!grants.has(def.name)) {
+      const granted = holders?.get(def.name) ?? [];
       throw new ToolError('tool_not_granted', `Agent "${ctx.agent}" is not granted ${def.name}`, {
-        details: { agent: ctx.agent, tool: def.name },
+        details: { agent: ctx.agent, tool: def.name, granted_to: granted },
+        hint:
+          granted.length === 0
+            ? 'No agent is granted this tool; ask the owner to change the grants.'
+            : `Hand this step to ${granted.join(' or ')}, which ${granted.length === 1 ? 'holds' : 'hold'} ${def.name}.`,
       });
     }
     const wait = rateLimiter?.take(ctx.agent);
@@ -135,7 +143,7 @@ export async function callTool({
     }
     def.precheck?.(input);
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
-      key = def.idempotencyKey(input);
+      key = def.idempotencyKey.of(input);
       const slot = await acquireIdempotency(
         ctx.kv,
         { agent: ctx.agent, tool: def.name, key, args: input },

@@ -135,6 +135,13 @@ function checkAndPlan(defs: readonly AnyTool[]): {
     if (def.mutates !== false && def.idempotencyKey === undefined) {
       problems.push({ tool, rule: 'C4', problem: 'mutates state but declares no idempotencyKey' });
     }
+    if (def.idempotencyKey !== undefined && def.idempotencyKey.describe.trim() === '') {
+      problems.push({
+        tool,
+        rule: 'C4',
+        problem: 'idempotencyKey.describe must say in words what the key is',
+      });
+    }
     if (def.mutates === false && def.idempotencyKey !== undefined) {
       problems.push({ tool, rule: 'C4', problem: 'is read-only but declares an idempotencyKey' });
     }

@@ -236,14 +236,21 @@ export function createApp(options: AppOptions) {
   const limit: MiddlewareHandler<{ Variables: Vars }> = (c, next) =>
     (uploaders.has(c.get('agent')) ? uploadBodies : smallBodies)(c, next);
 
+  const holders = new Map<string, string[]>();
+  for (const [agent, granted] of options.grants) {
+    for (const tool of granted) holders.set(tool, [...(holders.get(tool) ?? []), agent]);
+  }
   /** The authenticated caller, its grants and its tool context, as both tool routes hand them on. */
   const callState = (c: Context<{ Variables: Vars }>): McpCallState => {
     const services = c.get('services');
     const agent = c.get('agent');
+    const grants = options.grants.get(agent) ?? new Set<string>();
     return {
       agent,
-      grants: options.grants.get(agent) ?? new Set(),
+      grants,
+      holders,
       ctx: {
+        holds: (tool) => grants.has(tool),
         db: services.db,
         kv: services.kv,
         agent,
@@ -301,6 +308,7 @@ export function createApp(options: AppOptions) {
       args,
       ctx: { ...state.ctx, progress: noProgress },
       grants: state.grants,
+      holders: state.holders,
       rateLimiter: options.rateLimiter,
       checkOutputs: options.checkOutputs ?? false,
     });

@@ -21,6 +21,8 @@ import type { Logger } from '../log.ts';
 export interface McpCallState {
   agent: string;
   grants: ReadonlySet<string>;
+  /** The agents granted each tool (for tool_not_granted hints). */
+  holders: ReadonlyMap<string, readonly string[]>;
   /** The tool context without progress, which only the MCP request can provide. */
   ctx: Omit<ToolContext, 'progress'>;
 }
@@ -99,6 +101,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           args: request.params.arguments,
           ctx,
           grants: state.grants,
+          holders: state.holders,
           rateLimiter,
           checkOutputs,
         });
@@ -188,6 +191,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       args,
       ctx: { ...state.ctx, progress: noProgress },
       grants: state.grants,
+      holders: state.holders,
       rateLimiter,
       checkOutputs,
     });

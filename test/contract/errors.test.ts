@@ -35,7 +35,7 @@ const fixture_boom_run = defineTool({
   description: 'Test fixture: a mutating tool that fails internally, to check its audit row and its key.',
   input: { key: z.string().max(1000).describe('The natural key') },
   mutates: 'write',
-  idempotencyKey: (i) => i.key,
+  idempotencyKey: { describe: 'key', of: (i) => i.key },
   async run() {
     throw new TypeError('Cannot read properties of undefined (reading "secret_field")');
   },

@@ -51,7 +51,7 @@ const fixture_thing_run = defineTool({
   description: 'Test fixture: a mutating tool whose runs, waits and failures the idempotency tests control.',
   input,
   mutates: 'write',
-  idempotencyKey: (i) => i.key,
+  idempotencyKey: { describe: 'key', of: (i) => i.key },
   async run({ input: i }) {
     const n = (runs.get(i.key) ?? 0) + 1;
     runs.set(i.key, n);
@@ -76,7 +76,7 @@ const fixture_gated_run = defineTool({
   input: { key: input.key },
   mutates: 'destructive',
   ownerGate: true,
-  idempotencyKey: (i) => i.key,
+  idempotencyKey: { describe: 'key', of: (i) => i.key },
   async run({ input: i }) {
     runs.set(i.key, (runs.get(i.key) ?? 0) + 1);
     return { key: i.key };

@@ -20,7 +20,7 @@ const write = (name: string, input: AnyTool['input'] = {}, extra: Partial<AnyToo
     description: DESCRIPTION,
     input,
     mutates: 'write',
-    idempotencyKey: () => 'k',
+    idempotencyKey: { describe: 'k', of: () => 'k' },
     run,
     ...extra,
   });

@@ -17,6 +17,7 @@ export function toolContext(
     progress: async () => {},
     waitUntil: () => {},
     jobs: noJobs,
+    holds: () => true,
     ...overrides,
   };
 }

@@ -13,7 +13,7 @@ export function latchTool() {
     description: 'Test fixture: a mutation that blocks until the test releases it, to observe in_progress.',
     input: { key: z.string().max(50).describe('The idempotency key') },
     mutates: 'write',
-    idempotencyKey: (input) => input.key,
+    idempotencyKey: { describe: 'key', of: (input) => input.key },
     async run({ input }) {
       runs += 1;
       entered.resolve();
