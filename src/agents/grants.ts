@@ -1,5 +1,17 @@
 // Agent definitions (agents/<name>.md) and the INV-TOOL6 grant check (DESIGN C7).
 // Pure functions over strings: the Worker build uses this module too, and Workers have no fs.
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  type YAMLError,
+} from 'yaml';
 import { nearestName } from '../contract/naming.ts';
 
 export const AGENT_NAMES = ['ceo', 'analyst', 'researcher', 'writer', 'qa'] as const;
@@ -53,12 +65,11 @@ export class AgentFileError extends Error {
   }
 }
 
-type FieldValue = { readonly value: string | string[]; readonly line: number };
-
 /**
  * Parses one agent file: a YAML frontmatter of `name`, `description` and `tools`, then the
- * instructions. Only the YAML this format needs is accepted (plain or quoted scalars, a flow
- * list or a block list); anything else is an error naming the file and line, never a guess.
+ * instructions. The frontmatter is read by the `yaml` library with the failsafe schema (every scalar is a
+ * string); on top of YAML, only the three keys, one-line scalars (plain or quoted) and a list of names are
+ * accepted. Anything else is an error naming the file and line, never a guess.
  */
 export function parseAgentFile(fileName: string, text: string): AgentDefinition {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -69,18 +80,16 @@ export function parseAgentFile(fileName: string, text: string): AgentDefinition 
   if (close < 0) {
     throw new AgentFileError(fileName, 'the YAML frontmatter is not closed by a "---" line');
   }
-  const fields = parseFrontmatter(fileName, lines.slice(1, close));
-
-  const name = requireString(fileName, fields, 'name');
+  const frontmatter = new Frontmatter(fileName, lines.slice(1, close).join('\n'));
+  const name = frontmatter.scalar('name');
   if (!AGENT_NAME_PATTERN.test(name)) {
-    throw new AgentFileError(
-      fileName,
+    throw frontmatter.error(
       `name "${name}" must be lower case letters, digits or "-"`,
-      fields.get('name')?.line,
+      frontmatter.node('name'),
     );
   }
-  const description = requireString(fileName, fields, 'description');
-  const tools = requireList(fileName, fields, 'tools');
+  const description = frontmatter.scalar('description');
+  const tools = frontmatter.list('tools');
   const instructions = lines
     .slice(close + 1)
     .join('\n')
@@ -191,229 +200,131 @@ export function backtickedTokens(markdown: string): Set<string> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The restricted frontmatter parser.
+// The frontmatter, read by the `yaml` library; what it accepts beyond the agent format is refused here.
 
-function parseFrontmatter(fileName: string, lines: readonly string[]): Map<string, FieldValue> {
-  const fields = new Map<string, FieldValue>();
-  let i = 0;
-  while (i < lines.length) {
-    const raw = lines[i] ?? '';
-    const lineNo = i + 2; // the opening "---" is line 1
-    i++;
-    if (isBlankOrComment(raw)) continue;
-    if (/^\s/.test(raw)) {
-      throw new AgentFileError(fileName, 'unexpected indented line in the frontmatter', lineNo);
+/** YAML's own messages for what an agent file gets wrong most, said in the terms of this format. */
+function yamlProblem(errors: readonly YAMLError[]): { message: string; offset: number } | undefined {
+  const [error] = errors;
+  if (error === undefined) return undefined;
+  const at = error.pos[0];
+  const multiline = errors.find((e) => e.code === 'MULTILINE_IMPLICIT_KEY');
+  // "name: x" followed by an indented "key: y": YAML reads both lines as one key.
+  if (multiline !== undefined)
+    return { message: 'unexpected indented line in the frontmatter', offset: multiline.pos[1] };
+  if (error.code === 'BLOCK_AS_IMPLICIT_KEY')
+    return { message: 'a plain value may not contain ": " (quote it)', offset: at };
+  if (error.code === 'MISSING_CHAR' && error.message.includes('quote')) {
+    return {
+      message: `unterminated ${error.message.includes('"') ? 'double' : 'single'}-quoted value`,
+      offset: at,
+    };
+  }
+  if (/end with (a )?\]/.test(error.message)) return { message: 'the list is not closed by "]"', offset: at };
+  if (/^Unexpected , in flow/.test(error.message)) return { message: 'empty item in the list', offset: at };
+  if (error.code === 'BAD_SCALAR_START') return { message: `${error.message} (quote it)`, offset: at };
+  if (error.code === 'MULTIPLE_DOCS')
+    return { message: 'the frontmatter holds one YAML document', offset: at };
+  return { message: error.message, offset: at };
+}
+
+/** The three fields of a parsed frontmatter, each with its line for error messages. */
+class Frontmatter {
+  private readonly fields = new Map<string, Node>();
+  private readonly lines = new LineCounter();
+
+  private readonly fileName: string;
+
+  constructor(fileName: string, source: string) {
+    this.fileName = fileName;
+    const doc = parseDocument(source, {
+      lineCounter: this.lines,
+      schema: 'failsafe', // every scalar is a string: no numbers, booleans or nulls to second-guess
+      prettyErrors: false,
+      uniqueKeys: false, // a duplicate is reported below, naming the key
+    });
+    const problem = yamlProblem(doc.errors);
+    if (problem !== undefined)
+      throw new AgentFileError(fileName, problem.message, this.lineOf(problem.offset));
+    const root = doc.contents;
+    if (root === null) return;
+    if (!isMap(root)) throw this.error('expected "key: value" in the frontmatter', root);
+    for (const { key, value } of root.items) {
+      if (!isScalar(key) || typeof key.value !== 'string') {
+        throw this.error('expected "key: value" in the frontmatter', isNode(key) ? key : undefined);
+      }
+      const name = key.value;
+      if (!(FRONTMATTER_KEYS as readonly string[]).includes(name)) {
+        throw this.error(`unknown frontmatter key "${name}" (allowed: ${FRONTMATTER_KEYS.join(', ')})`, key);
+      }
+      if (this.fields.has(name)) throw this.error(`frontmatter key "${name}" appears twice`, key);
+      if (!isNode(value) || isEmpty(value)) throw this.error(`frontmatter key "${name}" has no value`, key);
+      this.fields.set(name, value);
     }
-    const m = /^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/.exec(raw.trimEnd());
-    if (m === null) {
-      throw new AgentFileError(fileName, 'expected "key: value" in the frontmatter', lineNo);
-    }
-    const key = m[1] ?? '';
-    if (!(FRONTMATTER_KEYS as readonly string[]).includes(key)) {
-      throw new AgentFileError(
-        fileName,
-        `unknown frontmatter key "${key}" (allowed: ${FRONTMATTER_KEYS.join(', ')})`,
-        lineNo,
+  }
+
+  /** The file line of a frontmatter offset: the opening "---" is line 1. */
+  private lineOf(offset: number): number {
+    return this.lines.linePos(offset).line + 1;
+  }
+
+  error(message: string, node?: Node, at: 'start' | 'end' = 'start'): AgentFileError {
+    const offset = node?.range?.[at === 'start' ? 0 : 1];
+    return new AgentFileError(this.fileName, message, offset === undefined ? undefined : this.lineOf(offset));
+  }
+
+  /** A one-line plain or quoted string: the only scalars an agent file needs. */
+  private text(node: Node, what: string): string {
+    if (isAlias(node) || node.anchor !== undefined || node.tag !== undefined) {
+      throw this.error(
+        `unsupported YAML value in ${what}: anchors, aliases and tags are not used here`,
+        node,
       );
     }
-    if (fields.has(key)) {
-      throw new AgentFileError(fileName, `frontmatter key "${key}" appears twice`, lineNo);
+    if (!isScalar(node) || typeof node.value !== 'string') {
+      throw this.error(`unsupported YAML value in ${what} (write a single value, quoted if need be)`, node);
     }
-    const rest = stripComment(m[2] ?? '');
-    if (rest === '') {
-      // A block list follows: "- item" lines, indented or not.
-      const items: string[] = [];
-      while (i < lines.length) {
-        const itemLine = lines[i] ?? '';
-        if (isBlankOrComment(itemLine)) {
-          i++;
-          continue;
-        }
-        const item = /^\s*-(?:[ \t]+(.*))?$/.exec(itemLine.trimEnd());
-        if (item === null) break;
-        const value = item[1] ?? '';
-        if (value.trim() === '' || value.trim().startsWith('#')) {
-          throw new AgentFileError(fileName, `empty item in the list "${key}"`, i + 2);
-        }
-        items.push(parseScalar(fileName, value, i + 2));
-        i++;
+    if (node.type === 'BLOCK_FOLDED' || node.type === 'BLOCK_LITERAL') {
+      throw this.error(
+        `unsupported YAML value in ${what}: a block scalar (write it on one line, quoted)`,
+        node,
+      );
+    }
+    const [start, end] = node.range ?? [0, 0];
+    // YAML would fold the lines into one value; the agent format keeps every value on its line.
+    if (this.lineOf(end) !== this.lineOf(start)) {
+      throw this.error(`unexpected indented line in the frontmatter: write ${what} on one line`, node, 'end');
+    }
+    return node.value;
+  }
+
+  scalar(key: string): string {
+    const node = this.fields.get(key);
+    if (node === undefined) throw this.error(`frontmatter has no "${key}"`);
+    if (isSeq(node)) throw this.error(`"${key}" must be a single value, not a list`, node);
+    return this.text(node, `"${key}"`);
+  }
+
+  list(key: string): string[] {
+    const node = this.fields.get(key);
+    if (node === undefined) throw this.error(`frontmatter has no "${key}"`);
+    if (!isSeq(node)) throw this.error(`"${key}" must be a list, e.g. ${key}: [a, b]`, node);
+    const items: string[] = [];
+    for (const item of node.items) {
+      if (!isNode(item) || isEmpty(item)) {
+        throw this.error(`empty item in the list "${key}"`, isNode(item) ? item : node);
       }
-      if (items.length === 0) {
-        throw new AgentFileError(fileName, `frontmatter key "${key}" has no value`, lineNo);
-      }
-      fields.set(key, { value: items, line: lineNo });
-    } else if (rest.startsWith('[')) {
-      fields.set(key, { value: parseFlowList(fileName, rest, lineNo), line: lineNo });
-    } else {
-      fields.set(key, { value: parseScalar(fileName, rest, lineNo), line: lineNo });
-    }
-  }
-  return fields;
-}
-
-function requireString(fileName: string, fields: Map<string, FieldValue>, key: string): string {
-  const field = fields.get(key);
-  if (field === undefined) throw new AgentFileError(fileName, `frontmatter has no "${key}"`);
-  if (typeof field.value !== 'string') {
-    throw new AgentFileError(fileName, `"${key}" must be a single value, not a list`, field.line);
-  }
-  return field.value;
-}
-
-function requireList(fileName: string, fields: Map<string, FieldValue>, key: string): string[] {
-  const field = fields.get(key);
-  if (field === undefined) throw new AgentFileError(fileName, `frontmatter has no "${key}"`);
-  if (typeof field.value === 'string') {
-    throw new AgentFileError(fileName, `"${key}" must be a list, e.g. ${key}: [a, b]`, field.line);
-  }
-  const seen = new Set<string>();
-  for (const item of field.value) {
-    if (seen.has(item)) throw new AgentFileError(fileName, `"${key}" lists ${item} twice`, field.line);
-    seen.add(item);
-  }
-  return field.value;
-}
-
-function isBlankOrComment(line: string): boolean {
-  const t = line.trim();
-  return t === '' || t.startsWith('#');
-}
-
-/** Drops a trailing " # comment" that is outside quotes. */
-function stripComment(text: string): string {
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== undefined) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = undefined;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
-      return text.slice(0, i).trim();
-    }
-  }
-  return text.trim();
-}
-
-/** A plain, 'single' or "double" quoted scalar that fills the whole of `text` (comments allowed). */
-function parseScalar(fileName: string, text: string, lineNo: number): string {
-  const t = text.trim();
-  if (t.startsWith('"') || t.startsWith("'")) {
-    const { value, end } = readQuoted(fileName, t, 0, lineNo);
-    const after = t.slice(end).trim();
-    if (after !== '' && !after.startsWith('#')) {
-      throw new AgentFileError(fileName, `unexpected text after the closing quote: ${after}`, lineNo);
-    }
-    return value;
-  }
-  const plain = stripComment(t);
-  if (plain === '') throw new AgentFileError(fileName, 'empty value', lineNo);
-  if (/^[[\]{},&*!|>%@`]/.test(plain) || /^[-?:](\s|$)/.test(plain)) {
-    throw new AgentFileError(fileName, `unsupported YAML value ${plain} (quote it)`, lineNo);
-  }
-  if (/:\s/.test(plain)) {
-    throw new AgentFileError(fileName, `a plain value may not contain ": " (quote it): ${plain}`, lineNo);
-  }
-  return plain;
-}
-
-/** A one-line flow list: [a, "b", 'c'] with an optional trailing comma and comment. */
-function parseFlowList(fileName: string, text: string, lineNo: number): string[] {
-  const items: string[] = [];
-  let i = 1; // past "["
-  const skipSpace = (): void => {
-    while (i < text.length && /\s/.test(text[i] ?? '')) i++;
-  };
-  for (;;) {
-    skipSpace();
-    if (i >= text.length) throw new AgentFileError(fileName, 'the list is not closed by "]"', lineNo);
-    if (text[i] === ']') {
-      i++;
-      break;
-    }
-    const c = text[i] ?? '';
-    if (c === '"' || c === "'") {
-      const { value, end } = readQuoted(fileName, text, i, lineNo);
+      if (isCollection(item)) throw this.error(`unsupported list item in "${key}": write a name`, item);
+      const value = this.text(item, `the list "${key}"`);
+      if (items.includes(value)) throw this.error(`"${key}" lists ${value} twice`, item);
       items.push(value);
-      i = end;
-    } else {
-      const start = i;
-      while (i < text.length && text[i] !== ',' && text[i] !== ']') i++;
-      const plain = text.slice(start, i).trim();
-      if (plain === '') throw new AgentFileError(fileName, 'empty item in the list', lineNo);
-      if (/^[[{&*!|>%@`#]/.test(plain) || /[[\]{}"']/.test(plain) || /:\s/.test(plain)) {
-        throw new AgentFileError(fileName, `unsupported list item ${plain} (quote it)`, lineNo);
-      }
-      items.push(plain);
     }
-    skipSpace();
-    if (i >= text.length) throw new AgentFileError(fileName, 'the list is not closed by "]"', lineNo);
-    if (text[i] === ',') {
-      i++;
-    } else if (text[i] !== ']') {
-      throw new AgentFileError(fileName, 'expected "," or "]" in the list', lineNo);
-    }
+    return items;
   }
-  const after = text.slice(i).trim();
-  if (after !== '' && !after.startsWith('#')) {
-    throw new AgentFileError(fileName, `unexpected text after the list: ${after}`, lineNo);
+
+  /** A field's value node, for errors found after parsing. */
+  node(key: string): Node | undefined {
+    return this.fields.get(key);
   }
-  return items;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  '\\': '\\',
-  '/': '/',
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  '0': '\0',
-};
-
-function readQuoted(
-  fileName: string,
-  text: string,
-  start: number,
-  lineNo: number,
-): { value: string; end: number } {
-  const quote = text[start];
-  let value = '';
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    if (c === quote) {
-      // In single quotes, '' is an escaped quote.
-      if (quote === "'" && text[i + 1] === "'") {
-        value += "'";
-        i += 2;
-        continue;
-      }
-      return { value, end: i + 1 };
-    }
-    if (c === '\\' && quote === '"') {
-      const e = text[i + 1] ?? '';
-      const hex = /^u([0-9a-fA-F]{4})/.exec(text.slice(i + 1));
-      if (hex !== null) {
-        value += String.fromCharCode(Number.parseInt(hex[1] ?? '', 16));
-        i += 6;
-        continue;
-      }
-      const escaped = ESCAPES[e];
-      if (escaped === undefined) {
-        throw new AgentFileError(fileName, `unsupported escape \\${e} in a quoted value`, lineNo);
-      }
-      value += escaped;
-      i += 2;
-      continue;
-    }
-    value += c;
-    i++;
-  }
-  throw new AgentFileError(
-    fileName,
-    `unterminated ${quote === '"' ? 'double' : 'single'}-quoted value`,
-    lineNo,
-  );
-}
+const isEmpty = (node: Node): boolean => isScalar(node) && node.type === 'PLAIN' && node.source === '';

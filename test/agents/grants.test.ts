@@ -115,6 +115,18 @@ describe('parseAgentFile', () => {
       '---\nname: ceo\ndescription:\ntools: []\n---\nbody',
       /"description" has no value/,
     ],
+    [
+      'a value folded onto the next line',
+      '---\nname: ceo\ndescription: one\n  two\ntools: []\n---\nbody',
+      /unexpected indented line/,
+    ],
+    ['an alias', '---\nname: &n ceo\ndescription: *n\ntools: []\n---\nbody', /aliases and tags/],
+    ['a tag', '---\nname: !!str ceo\ndescription: d\ntools: []\n---\nbody', /aliases and tags/],
+    ['a map of tools', agentText('ceo', '{case_get: yes}', 'b'), /"tools" must be a list/],
+    ['a name given as a list', '---\nname: [ceo]\ndescription: d\ntools: []\n---\nbody', /single value/],
+    ['an empty block list item', '---\nname: ceo\ndescription: d\ntools:\n  - a\n  -\n---\nb', /empty item/],
+    ['a bad escape', '---\nname: ceo\ndescription: "a\\qb"\ntools: []\n---\nbody', /escape/],
+    ['a reserved character', '---\nname: ceo\ndescription: @x\ntools: []\n---\nbody', /quote it/],
     ['bad agent name', agentText('Chief Officer', '[]', 'b'), /name "Chief Officer"/],
     ['no instructions', agentText('ceo', '[]', '   '), /no instructions/],
   ];
@@ -131,6 +143,14 @@ describe('parseAgentFile', () => {
     const error = parseError('ceo.md', '---\nname: ceo\ndescription: x\ntools: [a b\n---\nbody');
     expect(error.line).toBe(4);
     expect(error.message).toMatch(/^ceo\.md:4: /);
+  });
+
+  it('names the line of a problem found after YAML parsed, also with CRLF and a blank first line', () => {
+    const text =
+      '---\r\n\r\nname: ceo\r\ndescription: d\r\ntools:\r\n  - case_get\r\n  - case_get\r\n---\r\nb';
+    const error = parseError('ceo.md', text);
+    expect(error.line).toBe(7);
+    expect(error.message).toBe('ceo.md:7: "tools" lists case_get twice');
   });
 });
 
