@@ -12,7 +12,8 @@ import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import type { DbHandle } from '../src/db/types.ts';
-import { drainJobs, type JobHandler } from '../src/jobs/queue.ts';
+import { drainJobs } from '../src/jobs/drain.ts';
+import type { JobHandler } from '../src/jobs/queue.ts';
 import { createLogger } from '../src/log.ts';
 
 const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 5000);

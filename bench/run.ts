@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { tools as allTools, jobHandlers } from '../entry/registries.ts';
 import { parseAgents } from '../src/agents/grants.ts';
 import { mintToken } from '../src/auth/tokens.ts';
@@ -56,6 +57,7 @@ const noop = defineTool({
     'Benchmark fixture: returns an empty object without touching any store, so a call measures the ' +
     'transport, auth, argument decoding and the envelope only.',
   input: {},
+  output: z.object({}),
   mutates: false,
   async run() {
     return {};
@@ -467,6 +469,7 @@ const kernelCtx = {
   progress: async () => {},
   waitUntil: () => {},
   jobs: noJobs,
+  holds: (tool: string) => ceoGrants.has(tool),
 };
 const ceoGrants = grants.get('ceo') ?? new Set<string>();
 const viaApp = (target: Hono['fetch'], url: string, form: Form) => async () => {

@@ -8,7 +8,7 @@ import researcher from '../agents/researcher.md';
 import writer from '../agents/writer.md';
 import { parseAgents } from '../src/agents/grants.ts';
 import { openNeon } from '../src/db/neon.ts';
-import { drainJobs } from '../src/jobs/queue.ts';
+import { drainJobs } from '../src/jobs/drain.ts';
 import { createUpstashKv } from '../src/kv/upstash.ts';
 import type { Logger } from '../src/log.ts';
 import { createChambers } from '../src/server.ts';

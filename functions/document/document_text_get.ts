@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { documentIdInput, loadDocument } from '../../src/domain/documents.ts';
 
@@ -29,6 +29,15 @@ export const document_text_get = defineTool({
       .optional()
       .describe(`Last page to return (default from_page + ${MAX_PAGES_PER_CALL - 1}, clamped to the cap)`),
   },
+  output: z.object({
+    document_id: z.uuid(),
+    title: z.string(),
+    page_count: z.int(),
+    pages: z
+      .array(z.object({ page: z.int().describe('1-based page number'), text: z.string() }))
+      .max(MAX_PAGES_PER_CALL),
+    next_page: z.int().nullable().describe('The page to continue from; null at the end'),
+  }),
   mutates: false,
   async run({ ctx, input }) {
     const doc = await loadDocument(ctx.db, input.document_id);
@@ -55,21 +64,10 @@ export const document_text_get = defineTool({
       pageCount,
     );
     if (input.to_page !== undefined && input.to_page < from) {
-      throw new ToolError('invalid_args', 'to_page is before from_page', {
-        details: { issues: [{ path: 'to_page', message: `must be ≥ from_page (${from})` }] },
-      });
+      throw invalidArg('to_page', `must be ≥ from_page (${from})`);
     }
     if (from > pageCount) {
-      throw new ToolError(
-        'invalid_args',
-        `The document has ${pageCount} page(s); from_page ${from} is past the end`,
-        {
-          details: {
-            issues: [{ path: 'from_page', message: `must be ≤ ${pageCount}` }],
-            page_count: pageCount,
-          },
-        },
-      );
+      throw invalidArg('from_page', `the document has ${pageCount} page(s); must be ≤ ${pageCount}`);
     }
     const rows = await ctx.db
       .select({ page: documentPages.page, text: documentPages.text })

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, invalidArgs, one } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { committeeField, courtField, decisionFields } from '../../src/domain/decisions.ts';
-import { documentIdInput, documentView, loadDocument } from '../../src/domain/documents.ts';
+import { documentIdInput, documentOutput, documentView, loadDocument } from '../../src/domain/documents.ts';
 
 const forCorpora = <T extends z.ZodType>(corpora: string, field: T): T =>
   field.describe(`${corpora}: ${field.description ?? ''}`);
@@ -37,8 +37,15 @@ export const document_update = defineTool({
     committee: forCorpora('internal', committeeField),
     parties: forCorpora('internal/library', decisionFields.parties),
   },
+  output: z.object({
+    document: documentOutput,
+    changed: z.array(z.string()).max(10).describe('The fields this call set'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.document_id}:${stableStringify(input)}`,
+  idempotencyKey: {
+    describe: 'document_id + the fields given',
+    of: (input) => `${input.document_id}:${stableStringify(input)}`,
+  },
   setSemantics: true,
   async run({ ctx, input }) {
     const { document_id, ...changes } = input;
@@ -46,28 +53,17 @@ export const document_update = defineTool({
       .filter(([, v]) => v !== undefined)
       .map(([k]) => k);
     if (fields.length === 0) {
-      throw new ToolError('invalid_args', 'Give at least one field to change', {
-        details: { issues: [{ path: '(arguments)', message: 'no field to change' }] },
-      });
+      throw invalidArg('(arguments)', 'give at least one field to change');
     }
     const doc = await loadDocument(ctx.db, document_id);
     const decisionFields = fields.filter((f) => (DECISION_FIELDS as readonly string[]).includes(f));
     if (decisionFields.length > 0 && doc.corpus !== 'internal' && doc.corpus !== 'library') {
-      throw new ToolError(
-        'invalid_args',
-        `${decisionFields.join(', ')} apply only to internal and library documents`,
-        {
-          details: {
-            corpus: doc.corpus,
-            issues: decisionFields.map((f) => ({
-              path: f,
-              message: `not a field of a ${doc.corpus} document`,
-            })),
-          },
-        },
+      throw invalidArgs(
+        decisionFields.map((f) => ({ path: f, message: `not a field of a ${doc.corpus} document` })),
+        'These fields apply only to internal and library documents.',
       );
     }
-    const [row] = await ctx.db
+    const rows = await ctx.db
       .update(documents)
       .set({
         title: changes.title,
@@ -80,7 +76,7 @@ export const document_update = defineTool({
       })
       .where(eq(documents.id, document_id))
       .returning();
-    if (row === undefined) throw new ToolError('not_found', `No document with id ${document_id}`);
+    const row = one(rows, 'document update');
     return ok({ document: documentView(row), changed: fields }, `Document updated (${fields.join(', ')})`);
   },
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import {
   checkContent,
@@ -9,6 +9,7 @@ import {
   contentKey,
   storeUpload,
   uploadMessage,
+  uploadOutput,
 } from '../../src/domain/uploads.ts';
 
 export const document_upload = defineTool({
@@ -33,13 +34,17 @@ export const document_upload = defineTool({
     case_id: caseIdInput.optional().describe('corpus "case" only: the case the document belongs to'),
     ...contentFields,
   },
+  output: uploadOutput,
   mutates: 'write',
   takesUpload: true,
   precheck: (input) => {
     checkCorpus(input.corpus, input.case_id);
     checkContent(input);
   },
-  idempotencyKey: (input) => contentKey(input.corpus, input.case_id, input),
+  idempotencyKey: {
+    describe: 'corpus + case_id + SHA-256 of the content, with the metadata given',
+    of: (input) => contentKey(input.corpus, input.case_id, input),
+  },
   async run({ ctx, input }) {
     // C7: a deleted case is not reachable, so it takes no new documents.
     if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
@@ -54,15 +59,17 @@ export const document_upload = defineTool({
 
 function checkCorpus(corpus: 'case' | 'style', caseId: string | undefined): void {
   if (corpus === 'case' && caseId === undefined) {
-    throw new ToolError('invalid_args', 'corpus "case" needs case_id', {
-      details: { issues: [{ path: 'case_id', message: 'required when corpus is "case"' }] },
-      hint: 'Use case_list to find the case id, or corpus "style" for the chair’s past decisions.',
-    });
+    throw invalidArg(
+      'case_id',
+      'required when corpus is "case"',
+      'Use case_list to find the case id, or corpus "style" for the chair’s past decisions.',
+    );
   }
   if (corpus === 'style' && caseId !== undefined) {
-    throw new ToolError('invalid_args', 'corpus "style" takes no case_id', {
-      details: { issues: [{ path: 'case_id', message: 'not allowed when corpus is "style"' }] },
-      hint: 'Style examples belong to no case; omit case_id, or use corpus "case".',
-    });
+    throw invalidArg(
+      'case_id',
+      'not allowed when corpus is "style"',
+      'Style examples belong to no case; omit case_id, or use corpus "case".',
+    );
   }
 }

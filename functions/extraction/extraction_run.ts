@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
-import { jobKindInput } from './_shared.ts';
+import { drainReportOutput, jobKindInput } from './_shared.ts';
 
 export const extraction_run = defineTool({
   name: 'extraction_run',
@@ -23,19 +23,18 @@ export const extraction_run = defineTool({
       .optional()
       .describe('At most this many jobs in this batch (default 20)'),
   },
+  output: drainReportOutput,
   mutates: 'write',
   // A drain is idempotent by itself (jobs are claimed once per attempt); the key only turns a concurrent
   // duplicate into in_progress, and a repeat always drains again instead of replaying an old report.
-  idempotencyKey: (input) => `drain:${stableStringify(input)}`,
+  idempotencyKey: {
+    describe: 'the arguments (a concurrent duplicate waits)',
+    of: (input) => `drain:${stableStringify(input)}`,
+  },
   setSemantics: true,
   async run({ ctx, input }) {
     if (input.kind !== undefined && !ctx.jobs.kinds.includes(input.kind)) {
-      throw new ToolError('invalid_args', `No worker handles job kind "${input.kind}"`, {
-        details: {
-          issues: [{ path: 'kind', message: 'not a kind this server runs' }],
-          handled_kinds: ctx.jobs.kinds,
-        },
-      });
+      throw invalidArg('kind', `not a kind this server runs (it runs ${ctx.jobs.kinds.join(', ')})`);
     }
     const report = await ctx.jobs.drain({
       maxJobs: input.max_jobs ?? 20,

@@ -2,16 +2,63 @@ import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
+import { documentStatuses } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { documentSubject } from '../../src/documents/extract_job.ts';
 import { loadDocument } from '../../src/domain/documents.ts';
-import { jobKindInput } from './_shared.ts';
+import { jobKindInput, MAX_KINDS } from './_shared.ts';
 
 /** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */
 const SUBJECT_JOBS_CAP = 50;
 
 const count = (where: SQL) => sql<number>`(count(*) filter (where ${where}))::int`;
+
+const statusOutput = z.object({
+  kinds: z
+    .array(
+      z.object({
+        kind: z.string(),
+        pending: z.int(),
+        running: z.int(),
+        failed: z.int().describe('An attempt failed; a retry is scheduled'),
+        dead: z.int().describe('Gave up; the error is kept'),
+        succeeded: z.int(),
+        oldest_pending_age_ms: z.int().nullable().describe('Age of the oldest job still waiting'),
+      }),
+    )
+    .max(MAX_KINDS),
+  handled_kinds: z.array(z.string()).max(MAX_KINDS).describe('The kinds this server runs'),
+  document: z
+    .object({
+      id: z.uuid(),
+      status: z.enum(documentStatuses),
+      error: z.string().nullable(),
+      page_count: z.int().nullable(),
+    })
+    .optional()
+    .describe('With document_id: the document’s own state'),
+  subject: z.string().optional(),
+  jobs: z
+    .array(
+      z.object({
+        id: z.uuid(),
+        kind: z.string(),
+        state: z.string().describe('pending, running, failed (retry scheduled), dead or succeeded'),
+        attempt: z.int(),
+        max_attempts: z.int(),
+        last_error: z.string().nullable(),
+        run_at: z.iso.datetime(),
+        created_at: z.iso.datetime(),
+        updated_at: z.iso.datetime(),
+        finished_at: z.iso.datetime().nullable(),
+      }),
+    )
+    .max(SUBJECT_JOBS_CAP)
+    .optional()
+    .describe('With document_id or subject: its jobs, newest first'),
+  truncated: z.boolean().optional().describe('More jobs exist than are shown'),
+});
 
 export const extraction_status = defineTool({
   name: 'extraction_status',
@@ -40,12 +87,11 @@ export const extraction_status = defineTool({
         'A job subject as the queue stores it, e.g. "document:<uuid>"; use document_id for documents',
       ),
   },
+  output: statusOutput,
   mutates: false,
   async run({ ctx, input }) {
     if (input.document_id !== undefined && input.subject !== undefined) {
-      throw new ToolError('invalid_args', 'Give document_id or subject, not both', {
-        details: { issues: [{ path: 'subject', message: 'document_id already names the subject' }] },
-      });
+      throw invalidArg('subject', 'give document_id or subject, not both');
     }
     // The document's own state answers "is my upload readable yet?" even when its jobs are long gone.
     const document =
@@ -71,7 +117,8 @@ export const extraction_status = defineTool({
       .from(jobs)
       .where(where)
       .groupBy(jobs.kind)
-      .orderBy(jobs.kind);
+      .orderBy(jobs.kind)
+      .limit(MAX_KINDS);
     const kinds = rows.map((r) => ({
       kind: r.kind,
       pending: r.pending,
@@ -82,7 +129,7 @@ export const extraction_status = defineTool({
       oldest_pending_age_ms:
         r.oldestWaitingMs === null ? null : Math.max(0, Math.round(Number(r.oldestWaitingMs))),
     }));
-    const data: Record<string, unknown> = { kinds, handled_kinds: ctx.jobs.kinds };
+    const data: z.output<typeof statusOutput> = { kinds, handled_kinds: [...ctx.jobs.kinds] };
     if (document !== undefined) {
       data.document = {
         id: document.id,

@@ -7,6 +7,7 @@ import {
   contentKey,
   storeUpload,
   uploadMessage,
+  uploadOutput,
 } from '../../src/domain/uploads.ts';
 
 export const internal_decision_add = defineTool({
@@ -25,10 +26,14 @@ export const internal_decision_add = defineTool({
     ...decisionFields,
     committee: committeeField,
   },
+  output: uploadOutput,
   mutates: 'write',
   takesUpload: true,
   precheck: checkContent,
-  idempotencyKey: (input) => contentKey('internal', undefined, input),
+  idempotencyKey: {
+    describe: 'SHA-256 of the content, with the metadata given',
+    of: (input) => contentKey('internal', undefined, input),
+  },
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {
       corpus: 'internal',

@@ -7,6 +7,7 @@ import {
   contentKey,
   storeUpload,
   uploadMessage,
+  uploadOutput,
 } from '../../src/domain/uploads.ts';
 
 export const library_add = defineTool({
@@ -24,10 +25,14 @@ export const library_add = defineTool({
     ...decisionFields,
     court: courtField,
   },
+  output: uploadOutput,
   mutates: 'write',
   takesUpload: true,
   precheck: checkContent,
-  idempotencyKey: (input) => contentKey('library', undefined, input),
+  idempotencyKey: {
+    describe: 'SHA-256 of the content, with the metadata given',
+    of: (input) => contentKey('library', undefined, input),
+  },
   async run({ ctx, input }) {
     const stored = await storeUpload(ctx, {
       corpus: 'library',

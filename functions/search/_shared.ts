@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
-import { empty, ok, type ToolResult } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
-import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
-import { clampLimit, decodeCursor, encodeCursor } from '../../src/contract/limits.ts';
-import type { QueryTerms } from '../../src/search/normalize.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
+import { offsetPages, type PageRequest, pagedOutput } from '../../src/contract/limits.ts';
+import { MAX_QUERY_WORDS, type QueryTerms } from '../../src/search/normalize.ts';
 import {
   type ChunkHit,
   highlight,
@@ -25,21 +23,36 @@ export const queryInput = z
   );
 
 /** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
-const MAX_OFFSET = MAX_RANKED;
+export const searchPages = offsetPages(MAX_RANKED);
 
-export interface SearchHitView {
-  document_id: string;
-  title: string;
-  page: number;
-  chunk: number;
-  score: number;
-  snippet: string;
-  case_id?: string | null;
-  number?: string | null;
-  decision_date?: string | null;
-  court?: string | null;
-  committee?: string | null;
-  parties?: string | null;
+const hit = {
+  document_id: z.uuid(),
+  title: z.string(),
+  page: z.int().describe('1-based page of the document'),
+  chunk: z.int().describe('The passage’s index in the document'),
+  score: z.number().describe('Higher is better; comparable within one search'),
+  snippet: z.string().describe('The passage with the matched words marked «like this»'),
+};
+
+const decision = {
+  number: z.string().nullable().describe('The decision’s or ruling’s number as cited'),
+  decision_date: z.string().nullable().describe('YYYY-MM-DD'),
+  parties: z.string().nullable(),
+};
+
+/** The outputs of the search tools: ranked hits, and the query words as they were searched. */
+export const searchOutput = {
+  plain: pagedOutput(z.object(hit), { query_terms: queryTerms() }),
+  internal: pagedOutput(z.object({ ...hit, ...decision, committee: z.string().nullable() }), {
+    query_terms: queryTerms(),
+  }),
+  library: pagedOutput(z.object({ ...hit, ...decision, court: z.string().nullable() }), {
+    query_terms: queryTerms(),
+  }),
+};
+
+function queryTerms() {
+  return z.array(z.string()).max(MAX_QUERY_WORDS).describe('The query’s words as searched');
 }
 
 export const hitDescription =
@@ -47,43 +60,20 @@ export const hitDescription =
   'snippet with the matched words marked «like this»; read the whole page with document_text_get. Paged ' +
   'with limit and cursor; status "empty" when nothing matches.';
 
-/** Runs a ranked search for one tool: analyses the query, pages by offset, shapes the hits. */
-export async function runSearch(
+/** Runs a ranked search: the page of hits at the page's offset, shaped by `view`. */
+export async function runSearch<V extends object>(
   ctx: ToolContext,
-  tool: string,
+  page: PageRequest<readonly [number]>,
   filter: SearchFilter,
   query: QueryTerms,
-  page: { limit?: number | undefined; cursor?: string | undefined },
-  view: (hit: ChunkHit) => Partial<SearchHitView> = () => ({}),
-): Promise<ToolResult> {
-  const limit = clampLimit(page.limit);
-  if (query.words.length === 0) {
-    throw new ToolError('invalid_args', 'The query has no words to search for', {
-      details: { issues: [{ path: 'query', message: 'only punctuation or marks' }] },
-    });
-  }
-  // The cursor names the query it belongs to, so it cannot continue a different search.
-  const fingerprint = sha256Hex(stableStringify({ filter, q: query.words })).slice(0, 16);
-  const key = decodeCursor(
-    tool,
-    page.cursor,
-    (k) =>
-      k.length === 2 &&
-      Number.isInteger(k[0]) &&
-      (k[0] as number) > 0 &&
-      (k[0] as number) <= MAX_OFFSET &&
-      typeof k[1] === 'string',
-  );
-  if (key !== undefined && key[1] !== fingerprint) {
-    throw new ToolError('invalid_args', 'cursor belongs to a different search', {
-      details: { issues: [{ path: 'cursor', message: 'issued for other arguments' }] },
-      hint: 'Repeat the same arguments with the cursor, or omit cursor to start a new search.',
-    });
-  }
-  const offset = (key?.[0] as number | undefined) ?? 0;
-  const rows = await searchChunks(ctx.db, filter, query, { limit: limit + 1, offset });
-  const more = rows.length > limit && offset + limit < MAX_OFFSET;
-  const items: SearchHitView[] = rows.slice(0, limit).map((hit) => ({
+  view: (hit: ChunkHit) => V,
+) {
+  if (query.words.length === 0)
+    throw invalidArg('query', 'only punctuation or marks: no words to search for');
+  const offset = page.after?.[0] ?? 0;
+  const rows = await searchChunks(ctx.db, filter, query, { limit: page.limit + 1, offset });
+  const more = rows.length > page.limit && offset + page.limit < MAX_RANKED;
+  const items = rows.slice(0, page.limit).map((hit) => ({
     document_id: hit.documentId,
     title: hit.title,
     page: hit.page,
@@ -92,13 +82,8 @@ export async function runSearch(
     snippet: highlight(hit.text, query),
     ...view(hit),
   }));
-  const data = {
-    items,
-    limit,
-    next_cursor: more ? encodeCursor(tool, [offset + limit, fingerprint]) : null,
+  return {
+    ...page.of(items, more ? [offset + page.limit] : null),
     query_terms: query.words.map((w) => w.surface),
   };
-  return items.length === 0
-    ? empty(data, 'Nothing matches')
-    : ok(data, `${items.length} hit(s)${data.next_cursor ? '; more on the next page' : ''}`);
 }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
-import { pageInput } from '../../src/contract/limits.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { analyzeQuery } from '../../src/search/normalize.ts';
-import { hitDescription, queryInput, runSearch } from './_shared.ts';
+import { hitDescription, queryInput, runSearch, searchOutput, searchPages } from './_shared.ts';
 
 export const search_case = defineTool({
   name: 'search_case',
@@ -15,17 +14,18 @@ export const search_case = defineTool({
   input: {
     case_id: z.uuid().describe('The case whose documents to search'),
     query: queryInput,
-    ...pageInput,
   },
+  output: searchOutput.plain,
   mutates: false,
-  async run({ ctx, input }) {
+  pages: searchPages,
+  async run({ ctx, input, page }) {
     await loadLiveCase(ctx.db, input.case_id);
     return runSearch(
       ctx,
-      'search_case',
+      page,
       { corpus: 'case', caseId: input.case_id },
       analyzeQuery(input.query),
-      input,
+      () => ({}),
     );
   },
 });

@@ -2,8 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
-import { clampLimit, pageInput } from '../../src/contract/limits.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
 import { documentChunks, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
@@ -14,7 +13,7 @@ import {
   STOP_WORDS,
   tokens,
 } from '../../src/search/normalize.ts';
-import { hitDescription, queryInput, runSearch } from './_shared.ts';
+import { hitDescription, queryInput, runSearch, searchOutput, searchPages } from './_shared.ts';
 
 /** Words found in nearly every appeals-committee document: they say nothing about what a case is about. */
 const BOILERPLATE = new Set(
@@ -65,28 +64,24 @@ export const search_internal = defineTool({
       .uuid()
       .optional()
       .describe('Find decisions similar to this case (uses its uploaded, extracted documents)'),
-    ...pageInput,
   },
+  output: searchOutput.internal,
   mutates: false,
-  async run({ ctx, input }) {
+  pages: searchPages,
+  async run({ ctx, input, page }) {
     if (input.query === undefined && input.like_case_id === undefined) {
-      throw new ToolError('invalid_args', 'Give query, like_case_id, or both', {
-        details: { issues: [{ path: 'query', message: 'required unless like_case_id is given' }] },
-      });
+      throw invalidArg('query', 'required unless like_case_id is given');
     }
     let text = input.query ?? '';
     if (input.like_case_id !== undefined) {
       const c = await loadLiveCase(ctx.db, input.like_case_id);
       const profile = await caseProfile(ctx.db, c.id, c.title);
       if (profile.length === 0 && input.query === undefined) {
-        return empty(
-          { items: [], limit: clampLimit(input.limit), next_cursor: null, query_terms: [] },
-          'The case has no indexed text to compare',
-        );
+        return empty({ ...page.of([], null), query_terms: [] }, 'The case has no indexed text to compare');
       }
       text = `${text} ${profile.join(' ')}`;
     }
-    return runSearch(ctx, 'search_internal', { corpus: 'internal' }, analyzeQuery(text), input, (hit) => ({
+    return runSearch(ctx, page, { corpus: 'internal' }, analyzeQuery(text), (hit) => ({
       number: hit.number,
       decision_date: hit.decisionDate,
       committee: hit.committee,

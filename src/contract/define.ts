@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '../db/types.ts';
-import type { DrainReport } from '../jobs/queue.ts';
+import type { DrainReport } from '../jobs/drain.ts';
 import type { KvStore } from '../kv/types.ts';
 import type { Logger } from '../log.ts';
 import type { ToolResult } from './envelope.ts';

@@ -1,11 +1,44 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { ToolError } from '../contract/errors.ts';
-import { type DocumentRow, documentCorpora, documents } from '../db/schema/documents.ts';
+import { cases } from '../db/schema/cases.ts';
+import {
+  type DocumentRow,
+  documentCorpora,
+  documentMediaTypes,
+  documentStatuses,
+  documents,
+} from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
 
+const text = z.string().nullable();
+
 /** A document as the document tools return it (never its bytes or text). */
-export const documentView = (row: DocumentRow) => ({
+export const documentOutput = z.object({
+  id: z.uuid(),
+  corpus: z.enum(documentCorpora),
+  case_id: z.uuid().nullable().describe('The case, for corpus "case"'),
+  title: z.string(),
+  filename: text,
+  media_type: z.enum(documentMediaTypes).describe('As decided from the bytes'),
+  byte_size: z.int(),
+  sha256: z.string().describe('SHA-256 of the bytes, hex'),
+  number: text.describe('internal/library: the decision’s or ruling’s number as cited'),
+  decision_date: text.describe('internal/library: YYYY-MM-DD'),
+  court: text.describe('library: the court'),
+  committee: text.describe('internal: the committee'),
+  parties: text.describe('internal/library: the parties as cited'),
+  status: z.enum(documentStatuses).describe('pending → extracting → ready | failed'),
+  error: text.describe('Why extraction failed, when it did'),
+  page_count: z.int().nullable().describe('Pages of extracted text, once ready'),
+  created_by: z.string(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+
+export type DocumentView = z.output<typeof documentOutput>;
+
+export const documentView = (row: DocumentRow): DocumentView => ({
   id: row.id,
   corpus: row.corpus,
   case_id: row.caseId,
@@ -27,8 +60,6 @@ export const documentView = (row: DocumentRow) => ({
   updated_at: row.updatedAt.toISOString(),
 });
 
-export type DocumentView = ReturnType<typeof documentView>;
-
 export const documentIdInput = z
   .uuid()
   .describe('The document id (a UUID returned by document_list, a search hit or an upload)');
@@ -40,14 +71,22 @@ export const corpusInput = z
       'internal: the committee’s own decisions; library: external rulings',
   );
 
-/** A document exists (documents are not soft-deleted); otherwise not_found. */
+/**
+ * A document is reachable while it exists and, for a case document, while its case is live: the documents
+ * of a deleted case are as unreachable as the case (docs/contract.md "Grants and gates"). Otherwise not_found.
+ */
 export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
-  const rows = await db.select().from(documents).where(eq(documents.id, id)).limit(1);
+  const rows = await db
+    .select(getTableColumns(documents))
+    .from(documents)
+    .leftJoin(cases, eq(cases.id, documents.caseId))
+    .where(and(eq(documents.id, id), or(isNull(documents.caseId), isNull(cases.deletedAt))))
+    .limit(1);
   const row = rows[0];
   if (row === undefined) {
     throw new ToolError('not_found', `No document with id ${id}`, {
       details: { document_id: id },
-      hint: 'Use document_list (by case or corpus) or a search tool to find document ids.',
+      hint: 'Use document_list (by case or corpus) or a search tool to find document ids; the documents of a deleted case are not reachable.',
     });
   }
   return row;

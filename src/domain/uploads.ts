@@ -4,9 +4,14 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ToolContext } from '../contract/define.ts';
-import { ToolError } from '../contract/errors.ts';
+import { invalidArg } from '../contract/errors.ts';
 import { stableStringify } from '../contract/hash.ts';
-import type { DocumentCorpus, DocumentRow } from '../db/schema/documents.ts';
+import {
+  type DocumentCorpus,
+  type DocumentRow,
+  documentCorpora,
+  documentStatuses,
+} from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../documents/extract_job.ts';
 import {
@@ -19,14 +24,16 @@ import {
   textBytesCapped,
 } from '../documents/media.ts';
 import { createDocument, type DocumentMetadata } from '../documents/pipeline.ts';
-import { type DocumentView, documentView } from './documents.ts';
 
 /**
  * Schema bounds far above the size caps: an oversize file must be payload_too_large (checked from its
  * length before it is hashed or decoded), not a schema error. The HTTP body limit is below both anyway.
+ * What is advertised (`meta`) is the real cap, in characters: text of 2 MiB UTF-8, the base64 of 20 MiB.
  */
 const MAX_BASE64_SCHEMA_CHARS = 64 * 1024 * 1024;
 const MAX_TEXT_SCHEMA_CHARS = 16 * 1024 * 1024;
+const ADVERTISED_TEXT_CHARS = MAX_BYTES['text/plain'];
+const ADVERTISED_BASE64_CHARS = Math.ceil(MAX_ANY_BYTES / 3) * 4;
 
 /** The content fields every upload tool takes: exactly one of text or content_base64. */
 export const contentFields = {
@@ -34,6 +41,7 @@ export const contentFields = {
     .string()
     .min(1)
     .max(MAX_TEXT_SCHEMA_CHARS)
+    .meta({ maxLength: ADVERTISED_TEXT_CHARS })
     .optional()
     .describe(
       'The document as plain text or Markdown (UTF-8, at most 2 MiB; a form feed separates pages). ' +
@@ -43,6 +51,7 @@ export const contentFields = {
     .string()
     .min(1)
     .max(MAX_BASE64_SCHEMA_CHARS)
+    .meta({ maxLength: ADVERTISED_BASE64_CHARS })
     .optional()
     .describe(
       'The file, base64-encoded: PDF (≤ 20 MiB), DOCX (≤ 10 MiB), or plain text / Markdown (≤ 2 MiB). ' +
@@ -77,9 +86,6 @@ export interface ContentInput {
   title?: string | undefined;
 }
 
-const issue = (path: string, message: string, text: string) =>
-  new ToolError('invalid_args', text, { details: { issues: [{ path, message }] } });
-
 /**
  * The checks that need no I/O, in the order they must run: exactly one content field, then its size from
  * its length (payload_too_large) — before the kernel hashes the arguments or anything is decoded.
@@ -87,11 +93,9 @@ const issue = (path: string, message: string, text: string) =>
 export function checkContent(input: ContentInput): void {
   const given = [input.text, input.content_base64].filter((v) => v !== undefined).length;
   if (given !== 1) {
-    throw issue(
-      given === 0 ? '(arguments)' : 'content_base64',
-      given === 0 ? 'give text or content_base64' : 'give text or content_base64, not both',
-      given === 0 ? 'No content: give text or content_base64' : 'Give text or content_base64, not both',
-    );
+    throw given === 0
+      ? invalidArg('(arguments)', 'give text or content_base64')
+      : invalidArg('content_base64', 'give text or content_base64, not both');
   }
   if (input.text !== undefined) {
     checkTextSize(input.text);
@@ -128,13 +132,26 @@ export function contentBytes(input: ContentInput): Uint8Array {
     : decodeBase64Capped(input.content_base64 ?? '');
 }
 
-export interface StoredUpload {
-  document: DocumentView;
-  created: boolean;
-  /** The extraction job (null for a document that was stored without one, e.g. seeded directly). */
-  job_id: string | null;
-  next: string;
-}
+/** What every upload tool returns. */
+export const uploadOutput = z.object({
+  document: z.object({
+    id: z.uuid(),
+    corpus: z.enum(documentCorpora),
+    case_id: z.uuid().nullable(),
+    title: z.string(),
+    media_type: z.string().describe('As decided from the bytes'),
+    byte_size: z.int(),
+    status: z.enum(documentStatuses).describe('pending → extracting → ready | failed'),
+    error: z.string().nullable().describe('Why extraction failed, when it did'),
+  }),
+  created: z
+    .boolean()
+    .describe('false when these bytes were already stored here: the first document is returned'),
+  job_id: z.uuid().nullable().describe('The text-extraction job'),
+  next: z.string().describe('What to do next'),
+});
+
+export type StoredUpload = z.output<typeof uploadOutput>;
 
 /**
  * In ONE transaction: the document (idempotent on corpus, case and SHA-256 of the bytes) and, only when it
@@ -178,16 +195,45 @@ export async function storeUpload(
     return { row: made.document, created: false, jobId: existing[0]?.id ?? null };
   });
   if (created) ctx.jobs.kick();
-  return { document: documentView(row), created, job_id: jobId, next: nextStep(row) };
+  return {
+    document: {
+      id: row.id,
+      corpus: row.corpus,
+      case_id: row.caseId,
+      title: row.title,
+      media_type: row.mediaType,
+      byte_size: row.byteSize,
+      status: row.status,
+      error: row.error,
+    },
+    created,
+    job_id: jobId,
+    next: nextStep(ctx, row),
+  };
 }
 
-const nextStep = (row: DocumentRow) =>
-  row.status === 'ready'
-    ? 'The text is extracted: read it with document_text_get or find passages with the search tools.'
-    : row.status === 'failed'
-      ? `Extraction failed: ${row.error ?? 'unknown error'}. Upload a readable copy.`
-      : 'Text extraction runs in the background: poll extraction_status with document_id (or call ' +
-        'extraction_run to do it now), then read the text with document_text_get.';
+/** The next step, naming only tools the caller holds. */
+function nextStep(ctx: ToolContext, row: DocumentRow): string {
+  if (row.status === 'failed')
+    return `Extraction failed: ${row.error ?? 'unknown error'}. Upload a readable copy.`;
+  const read = ['document_text_get', searchTool[row.corpus]].filter((t) => ctx.holds(t));
+  const reading =
+    read.length > 0 ? `read or search it with ${read.join(' / ')}` : 'it can be read and searched';
+  if (row.status === 'ready') return `The text is extracted: ${reading}.`;
+  const wait = ['extraction_status', 'extraction_run'].filter((t) => ctx.holds(t));
+  return (
+    'Text extraction runs in the background' +
+    (wait.length > 0 ? ` (follow it with ${wait.join(' or ')})` : '') +
+    `; once the document is ready, ${reading}.`
+  );
+}
+
+const searchTool: Record<DocumentCorpus, string> = {
+  case: 'search_case',
+  style: 'search_style',
+  internal: 'search_internal',
+  library: 'search_library',
+};
 
 /** The envelope message of an upload. */
 export const uploadMessage = (u: StoredUpload) =>

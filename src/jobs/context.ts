@@ -1,7 +1,8 @@
 import type { ToolJobs } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
 import type { Logger } from '../log.ts';
-import { drainJobs, emptyDrainReport, type JobHandler } from './queue.ts';
+import { drainJobs, emptyDrainReport } from './drain.ts';
+import type { JobHandler } from './queue.ts';
 
 /** The `jobs` member of one request's ToolContext: kicks are passed on once per request. */
 export function requestJobs(o: {

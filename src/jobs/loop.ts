@@ -1,6 +1,7 @@
 import type { Db } from '../db/types.ts';
 import type { Logger } from '../log.ts';
-import { type DrainReport, drainJobs, type JobHandler } from './queue.ts';
+import { type DrainReport, drainJobs } from './drain.ts';
+import type { JobHandler } from './queue.ts';
 
 export interface DrainLoopOptions {
   db: Db;

@@ -92,12 +92,15 @@ export interface QueryTerms {
   words: { surface: string; forms: string[] }[];
 }
 
+/** A query searches at most this many distinct words (the first ones); a longer text is not a query. */
+export const MAX_QUERY_WORDS = 64;
+
 /** Analyses a query: normalised, stop words dropped (unless nothing else remains), forms per word. */
 export function analyzeQuery(query: string): QueryTerms {
   const text = normalizeHebrew(query);
   const all = [...new Set(tokens(text))];
   const content = all.filter((t) => !STOP_WORDS.has(t));
-  const chosen = content.length > 0 ? content : all;
+  const chosen = (content.length > 0 ? content : all).slice(0, MAX_QUERY_WORDS);
   return {
     text,
     words: chosen.map((surface) => ({ surface, forms: [surface, ...prefixStripped(surface)] })),

@@ -14,6 +14,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { z } from 'zod';
 import { parseAgents } from '../../src/agents/grants.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import { type AnyTool, defineTool } from '../../src/contract/define.ts';
@@ -34,6 +35,7 @@ const test_simple_text = defineTool({
   name: 'test_simple_text',
   description: 'Conformance fixture: returns a fixed text in the success envelope, with no arguments.',
   input: {},
+  output: z.object({ text: z.string() }),
   mutates: false,
   async run() {
     return ok({ text: SIMPLE_TEXT }, SIMPLE_TEXT);
@@ -45,6 +47,7 @@ const test_error_handling = defineTool({
   name: 'test_error_handling',
   description: 'Conformance fixture: always fails with a typed tool error, so the result has isError: true.',
   input: {},
+  output: z.object({}),
   mutates: false,
   async run() {
     throw new ToolError('invalid_state', 'This tool intentionally returns an error for testing');
@@ -57,6 +60,7 @@ const test_tool_with_progress = defineTool({
   description:
     'Conformance fixture: reports progress 0/100, 50/100 and 100/100 about 50 ms apart, then succeeds.',
   input: {},
+  output: z.object({ steps: z.int() }),
   mutates: false,
   async run({ ctx }) {
     await ctx.progress({ progress: 0, total: 100 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool, type ToolContext } from '../../src/contract/define.ts';
-import { type Envelope, envelopeJsonSchema, errorEnvelope } from '../../src/contract/envelope.ts';
+import { advertisedEnvelope, type Envelope, errorEnvelope } from '../../src/contract/envelope.ts';
 import { errorCatalogue, errorCodes, isToolError, ToolError } from '../../src/contract/errors.ts';
 import { callTool, errorToEnvelope, isDependencyFailure } from '../../src/contract/execute.ts';
 import { checkOwnerGate, ownerAckOf } from '../../src/contract/gates.ts';
@@ -24,6 +24,7 @@ const fixture_boom_get = defineTool({
   name: 'fixture_boom_get',
   description: 'Test fixture: fails with an internal error whose message carries a secret-looking SQL text.',
   input: {},
+  output: z.object({}),
   mutates: false,
   async run() {
     throw new Error('SELECT secret_column FROM secret_ledger WHERE token = 42');
@@ -34,6 +35,7 @@ const fixture_boom_run = defineTool({
   name: 'fixture_boom_run',
   description: 'Test fixture: a mutating tool that fails internally, to check its audit row and its key.',
   input: { key: z.string().max(1000).describe('The natural key') },
+  output: z.object({}),
   mutates: 'write',
   idempotencyKey: { describe: 'key', of: (i) => i.key },
   async run() {
@@ -118,7 +120,7 @@ describe('internal errors hide their details', () => {
     expect(JSON.stringify(thrownString)).not.toContain('secret');
   });
 
-  it('keeps a catalogue entry (HTTP status, retryability, hint) for every code, and the output schema lists them', () => {
+  it('keeps a catalogue entry (HTTP status, retryability, hint) for every code; the output schema keeps code a string', () => {
     for (const code of errorCodes) {
       const entry = errorCatalogue[code];
       expect(entry.http, code).toBeGreaterThanOrEqual(400);
@@ -131,10 +133,14 @@ describe('internal errors hide their details', () => {
     }
     expect(errorCatalogue.in_progress.retryable).toBe(true);
     expect(errorCatalogue.invalid_args.retryable).toBe(false);
+    // The codes are documented once (docs/contract.md), not repeated as an enum in every tool's schema.
     const errorSchema = (
-      envelopeJsonSchema.properties as Record<string, { properties?: Record<string, unknown> }>
+      advertisedEnvelope({ type: 'object' }).properties as Record<
+        string,
+        { properties?: Record<string, unknown> }
+      >
     ).error;
-    expect((errorSchema?.properties?.code as { enum?: string[] } | undefined)?.enum).toEqual(errorCodes);
+    expect(errorSchema?.properties?.code).toEqual({ type: 'string' });
   });
 });
 

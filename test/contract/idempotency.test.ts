@@ -50,6 +50,7 @@ const fixture_thing_run = defineTool({
   name: 'fixture_thing_run',
   description: 'Test fixture: a mutating tool whose runs, waits and failures the idempotency tests control.',
   input,
+  output: z.object({ key: z.string(), run: z.int(), note: z.string().nullable() }),
   mutates: 'write',
   idempotencyKey: { describe: 'key', of: (i) => i.key },
   async run({ input: i }) {
@@ -74,6 +75,7 @@ const fixture_gated_run = defineTool({
   name: 'fixture_gated_run',
   description: 'Test fixture: an owner-gated mutating tool, to show a refused gate stores nothing.',
   input: { key: input.key },
+  output: z.object({ key: z.string() }),
   mutates: 'destructive',
   ownerGate: true,
   idempotencyKey: { describe: 'key', of: (i) => i.key },

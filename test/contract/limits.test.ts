@@ -1,15 +1,18 @@
-// C6: limits are clamped (never refused) and cursors are opaque, URL-safe, tied to their tool, and round-trip.
+// Lists (docs/contract.md "Lists"): limits are clamped (never refused); cursors are opaque, URL-safe, bound
+// to their tool and to the list's other arguments, checked against the tool's key shape, and round-trip.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { isToolError, type ToolError } from '../../src/contract/errors.ts';
 import {
+  type CursorKey,
   clampLimit,
   DEFAULT_LIMIT,
-  decodeCursor,
   encodeCursor,
   MAX_LIMIT,
-  pageInput,
-  toPage,
+  openPage,
+  type PageSpec,
+  pageParams,
 } from '../../src/contract/limits.ts';
 
 function refusal(f: () => unknown): ToolError {
@@ -55,13 +58,13 @@ describe('clampLimit', () => {
   });
 
   it('declares limit as an optional integer and cursor as a bounded optional string, both described', () => {
-    expect(pageInput.limit.safeParse(undefined).success).toBe(true);
-    expect(pageInput.limit.safeParse(1.5).success).toBe(false);
-    expect(pageInput.limit.safeParse(500).success).toBe(true);
-    expect(pageInput.cursor.safeParse('x'.repeat(512)).success).toBe(true);
-    expect(pageInput.cursor.safeParse('x'.repeat(513)).success).toBe(false);
-    expect(pageInput.limit.description).toMatch(/clamped to 1\.\.200/);
-    expect(pageInput.cursor.description).toMatch(/next_cursor/);
+    expect(pageParams.limit.safeParse(undefined).success).toBe(true);
+    expect(pageParams.limit.safeParse(1.5).success).toBe(false);
+    expect(pageParams.limit.safeParse(500).success).toBe(true);
+    expect(pageParams.cursor.safeParse('x'.repeat(512)).success).toBe(true);
+    expect(pageParams.cursor.safeParse('x'.repeat(513)).success).toBe(false);
+    expect(pageParams.limit.description).toMatch(/1\.\.200 are clamped/);
+    expect(pageParams.cursor.description).toMatch(/next_cursor/);
   });
 });
 
@@ -72,28 +75,36 @@ describe('cursors', () => {
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }).filter((v) => !Object.is(v, -0)),
   );
+  const anyKey: PageSpec<CursorKey> = { key: z.array(z.union([z.string(), z.number()])) };
+  const args = { status: 'open', text: 'ערר' };
+  const open = (
+    cursor: string | undefined,
+    spec: PageSpec<CursorKey> = anyKey,
+    other: Record<string, unknown> = args,
+  ) => openPage('thing_list', spec, { ...other, limit: 5, ...(cursor === undefined ? {} : { cursor }) });
 
   it('round-trip any key of strings and numbers, as URL-safe text', () => {
     fc.assert(
       fc.property(fc.array(keyPart, { maxLength: 4 }), (key) => {
-        const cursor = encodeCursor('thing_list', key);
+        const cursor = encodeCursor('thing_list', args, key);
         expect(cursor).toMatch(/^[A-Za-z0-9_-]*$/);
-        expect(decodeCursor('thing_list', cursor)).toEqual(key);
+        expect(open(cursor).page.after).toEqual(key);
       }),
     );
-    const hebrew = ['ערר 1234/25', '2025-01-01T00:00:00.123456Z', 7];
-    expect(decodeCursor('case_list', encodeCursor('case_list', hebrew))).toEqual(hebrew);
   });
 
-  it('treat an absent or empty cursor as the first page', () => {
-    expect(decodeCursor('thing_list', undefined)).toBeUndefined();
-    expect(decodeCursor('thing_list', '')).toBeUndefined();
+  it('take limit and cursor out of the arguments the tool sees, and clamp the limit', () => {
+    const { page, rest } = openPage('thing_list', anyKey, { ...args, limit: 100_000, cursor: '' });
+    expect(rest).toEqual(args);
+    expect(page.limit).toBe(200);
+    expect(page.after).toBeUndefined();
+    expect(open(undefined).page.after).toBeUndefined();
   });
 
   it('refuse another tool’s cursor and anything they did not issue, as invalid_args naming cursor', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64url');
     const bad = [
-      encodeCursor('other_list', ['a']),
+      encodeCursor('other_list', args, ['a']),
       'not a cursor!',
       '%%%',
       b64('not json'),
@@ -107,26 +118,35 @@ describe('cursors', () => {
       b64('{"t":"thing_list","k":[true]}'),
     ];
     for (const cursor of bad) {
-      const e = refusal(() => decodeCursor('thing_list', cursor));
+      const e = refusal(() => open(cursor));
       expect(e.code, cursor).toBe('invalid_args');
-      expect(e.details).toEqual({ issues: [{ path: 'cursor', message: 'unrecognised cursor' }] });
+      expect(e.details, cursor).toEqual({
+        issues: [{ path: 'cursor', message: 'not a cursor that thing_list issued' }],
+      });
       expect(e.hint).toMatch(/next_cursor/);
     }
   });
 
-  it('refuse a key of the wrong shape when the tool says what its keys look like', () => {
-    const isKey = (k: (string | number)[]) => k.length === 2 && typeof k[1] === 'number';
-    expect(decodeCursor('thing_list', encodeCursor('thing_list', ['a', 1]), isKey)).toEqual(['a', 1]);
-    expect(
-      refusal(() => decodeCursor('thing_list', encodeCursor('thing_list', ['a', 'b']), isKey)).code,
-    ).toBe('invalid_args');
+  it('refuse a cursor issued for other arguments of the same tool', () => {
+    const cursor = encodeCursor('thing_list', args, ['a']);
+    for (const other of [{ ...args, status: 'decided' }, { status: 'open' }, {}]) {
+      const e = refusal(() => open(cursor, anyKey, other));
+      expect(e.code).toBe('invalid_args');
+      expect(e.details).toEqual({ issues: [{ path: 'cursor', message: 'issued for other arguments' }] });
+    }
+  });
+
+  it('refuse a key of the wrong shape for the tool', () => {
+    const spec: PageSpec<CursorKey> = { key: z.tuple([z.string(), z.int()]) };
+    expect(open(encodeCursor('thing_list', args, ['a', 1]), spec).page.after).toEqual(['a', 1]);
+    expect(refusal(() => open(encodeCursor('thing_list', args, ['a', 'b']), spec)).code).toBe('invalid_args');
   });
 
   it('never throw anything but invalid_args for arbitrary text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (cursor) => {
         try {
-          decodeCursor('thing_list', cursor);
+          open(cursor);
         } catch (e) {
           expect(isToolError(e) && e.code === 'invalid_args').toBe(true);
         }
@@ -136,14 +156,13 @@ describe('cursors', () => {
   });
 });
 
-describe('toPage', () => {
+describe('a page', () => {
   const rows = Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, n: i }));
+  const spec: PageSpec<readonly [number, string]> = { key: z.tuple([z.int(), z.string()]) };
   const page = (fetched: typeof rows, limit: number) =>
-    toPage(
-      'thing_list',
+    openPage('thing_list', spec, { limit }).page.from(
       fetched,
-      limit,
-      (r) => [r.n, r.id],
+      (r) => [r.n, r.id] as const,
       (r) => r.id,
     );
 
@@ -152,7 +171,8 @@ describe('toPage', () => {
     expect(p.items).toEqual(['r0', 'r1']);
     expect(p.limit).toBe(2);
     expect(p.next_cursor).not.toBeNull();
-    expect(decodeCursor('thing_list', p.next_cursor ?? undefined)).toEqual([1, 'r1']);
+    const next = openPage('thing_list', spec, { limit: 9, cursor: p.next_cursor });
+    expect(next.page.after).toEqual([1, 'r1']);
   });
 
   it('ends with next_cursor null when nothing more was fetched', () => {

@@ -1,29 +1,35 @@
 // The registry refuses every contract rule it enforces (naming the tool and the rule), accepts the real
-// catalogue, and derives what tools/list shows: annotations, a closed input schema, a stable order.
+// catalogue, and derives what tools/list shows: annotations, a closed input schema, the envelope around the
+// tool's own output schema, a stable order.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { type AnyTool, defineTool } from '../../src/contract/define.ts';
-import { envelopeJsonSchema } from '../../src/contract/envelope.ts';
-import { pageInput } from '../../src/contract/limits.ts';
+import { advertisedEnvelope } from '../../src/contract/envelope.ts';
+import { offsetPages, pagedOutput } from '../../src/contract/limits.ts';
 import { toolVerbs } from '../../src/contract/naming.ts';
 import { buildRegistry, checkTools, deriveAnnotations, RegistryError } from '../../src/contract/registry.ts';
+import { advertisedSchema } from '../../src/contract/schema.ts';
 
 const DESCRIPTION = 'A fixture tool used by the registry tests; long enough to count as written for a model.';
 const run = async () => ({});
+const output = z.object({});
 
 const read = (name: string, input: AnyTool['input'] = {}, extra: Partial<AnyTool> = {}): AnyTool =>
-  defineTool({ name, description: DESCRIPTION, input, mutates: false, run, ...extra });
+  defineTool({ name, description: DESCRIPTION, input, output, mutates: false, run, ...extra });
 const write = (name: string, input: AnyTool['input'] = {}, extra: Partial<AnyTool> = {}): AnyTool =>
   defineTool({
     name,
     description: DESCRIPTION,
     input,
+    output,
     mutates: 'write',
     idempotencyKey: { describe: 'k', of: () => 'k' },
     run,
     ...extra,
   });
+/** A list tool as the kernel wants it: pages declared, paged output. */
+const paged = { pages: offsetPages(100), output: pagedOutput(z.object({ id: z.string() })) };
 const text = z.string().max(10).describe('Some text');
 
 /** Builds the registry and returns its refusal, failing if it was accepted. */
@@ -71,12 +77,12 @@ describe('registry: C2 names', () => {
   });
 
   it('keeps the two seed families: search_<corpus> and hai_<verb>[_<object>]', () => {
-    const searchInput = { query: text, ...pageInput };
+    const searchInput = { query: text };
     expect(() =>
-      buildRegistry([read('search_case', searchInput), read('hai_status'), read('hai_get_next_step')]),
+      buildRegistry([read('search_case', searchInput, paged), read('hai_status'), read('hai_get_next_step')]),
     ).not.toThrow();
     expectProblems(
-      [read('search_case_documents', searchInput)],
+      [read('search_case_documents', searchInput, paged)],
       [['search_case_documents', 'C2', /search_<corpus>/]],
     );
   });
@@ -87,7 +93,7 @@ describe('registry: C2 names', () => {
 
   it('accepts every verb of the closed list', () => {
     const defs = toolVerbs.map((verb) =>
-      verb === 'list' ? read(`thing_${verb}`, { ...pageInput }) : read(`thing_${verb}`),
+      verb === 'list' ? read(`thing_${verb}`, {}, paged) : read(`thing_${verb}`),
     );
     const extract = defs.find((d) => d.name === 'thing_extract');
     if (extract) extract.readCounterpart = 'thing_list';
@@ -120,18 +126,27 @@ describe('registry: C3 ambiguous parameters', () => {
     ).toMatch(/string and a container/);
   });
 
-  it('accepts a string with null, a number, or an enum; and a container of anything', () => {
+  it('accepts a string with null, a number, or an enum', () => {
     expect(
       checkTools([
         read('thing_get', {
           a: z.string().nullable().optional().describe('text or null'),
           b: z.union([z.string(), z.number()]).describe('text or number'),
           c: z.enum(['x', 'y']).describe('enum'),
-          d: z.array(z.json()).describe('any items'),
-          e: z.record(z.string(), z.unknown()).describe('any values'),
         }),
       ]),
     ).toEqual([]);
+  });
+
+  it('refuses a container of anything: a client cannot tell what to send there', () => {
+    expectProblems(
+      [read('thing_get', { d: z.array(z.json()).max(5).describe('any items') })],
+      [['thing_get', 'docs', /input at \.d\.items accepts any value/]],
+    );
+    expectProblems(
+      [read('thing_get', { e: z.record(z.string(), z.unknown()).describe('any values') })],
+      [['thing_get', 'docs', /input at \.e\.additionalProperties accepts any value/]],
+    );
   });
 });
 
@@ -141,6 +156,7 @@ describe('registry: C4, C5, C6, C7 and descriptions', () => {
       name: 'thing_create',
       description: DESCRIPTION,
       input: {},
+      output,
       mutates: 'write',
       run,
     });
@@ -149,20 +165,25 @@ describe('registry: C4, C5, C6, C7 and descriptions', () => {
       name: 'thing_delete',
       description: DESCRIPTION,
       input: {},
+      output,
       mutates: 'destructive',
       run,
     });
     expectProblems([destructive], [['thing_delete', 'C4', /no idempotencyKey/]]);
     expectProblems(
-      [read('thing_get', {}, { idempotencyKey: () => 'k' })],
+      [read('thing_get', {}, { idempotencyKey: { describe: 'k', of: () => 'k' } })],
       [['thing_get', 'C4', /read-only/]],
+    );
+    expectProblems(
+      [write('thing_create', {}, { idempotencyKey: { describe: ' ', of: () => 'k' } })],
+      [['thing_create', 'C4', /say in words/]],
     );
   });
 
   it('C5: refuses an *_extract tool without a registered, read-only counterpart', () => {
     const extract = (counterpart?: string) =>
       write('claim_extract', {}, counterpart === undefined ? {} : { readCounterpart: counterpart });
-    const list = read('claim_list', { ...pageInput });
+    const list = read('claim_list', {}, paged);
     expectProblems([extract(), list], [['claim_extract', 'C5', /names no registered read counterpart/]]);
     expectProblems([extract('claim_get'), list], [['claim_extract', 'C5', /"claim_get" is not registered/]]);
     expectProblems(
@@ -172,17 +193,52 @@ describe('registry: C4, C5, C6, C7 and descriptions', () => {
     expect(checkTools([extract('claim_list'), list])).toEqual([]);
   });
 
-  it('C6: refuses a *_list or search_* tool without both limit and cursor', () => {
-    expectProblems([read('thing_list')], [['thing_list', 'C6', /limit and cursor/]]);
+  it('C6: refuses a *_list or search_* tool that does not declare pages, and a wrong paging tool', () => {
+    expectProblems([read('thing_list')], [['thing_list', 'C6', /does not declare pages/]]);
     expectProblems(
-      [read('thing_list', { limit: pageInput.limit })],
-      [['thing_list', 'C6', /limit and cursor/]],
+      [read('search_style', { query: text })],
+      [['search_style', 'C6', /does not declare pages/]],
     );
     expectProblems(
-      [read('search_style', { query: text, cursor: pageInput.cursor })],
-      [['search_style', 'C6', /limit and cursor/]],
+      [read('thing_list', {}, { pages: paged.pages })],
+      [['thing_list', 'C6', /output must be pagedOutput/]],
     );
-    expect(checkTools([read('thing_list', { ...pageInput })])).toEqual([]);
+    expectProblems(
+      [read('thing_list', { limit: z.int().optional().describe('mine') }, paged)],
+      [['thing_list', 'C6', /declares "limit" itself/]],
+    );
+    expectProblems([write('thing_list', {}, paged)], [['thing_list', 'C6', /declares pages but mutates/]]);
+    expect(checkTools([read('thing_list', {}, paged)])).toEqual([]);
+  });
+
+  it('C6: refuses an unbounded array anywhere in an output, and a paging tool is bounded by the kernel', () => {
+    expectProblems(
+      [read('thing_get', {}, { output: z.object({ ids: z.array(z.string()) }) })],
+      [['thing_get', 'C6', /output array ids has no bound/]],
+    );
+    expectProblems(
+      [
+        read(
+          'thing_get',
+          {},
+          { output: z.object({ a: z.object({ b: z.array(z.object({ c: z.array(z.int()) })).max(3) }) }) },
+        ),
+      ],
+      [['thing_get', 'C6', /output array a\.b\[\]\.c has no bound/]],
+    );
+    const advertised = buildRegistry([read('thing_list', {}, paged)]).get('thing_list')?.listing.outputSchema;
+    expect(JSON.stringify(advertised)).toContain('"maxItems":200');
+  });
+
+  it('C1: refuses a tool without an object output, or an output that accepts anything', () => {
+    expectProblems(
+      [read('thing_get', {}, { output: z.array(z.string()).max(3) })],
+      [['thing_get', 'C1', /must be a zod object/]],
+    );
+    expectProblems(
+      [read('thing_get', {}, { output: z.object({ blob: z.unknown() }) })],
+      [['thing_get', 'C1', /output at \.blob accepts any value/]],
+    );
   });
 
   it('C7: refuses an owner gate on a read-only tool', () => {
@@ -214,12 +270,20 @@ describe('registry: C4, C5, C6, C7 and descriptions', () => {
         name: 'thing_create',
         description: 'short',
         input: { v: z.any() },
+        output,
         mutates: 'write',
         run,
       }),
     ]);
     expect(e.problems.map((p) => `${p.tool}:${p.rule}`).sort()).toEqual(
-      ['Bad:C2', 'thing_create:C3', 'thing_create:C4', 'thing_create:docs', 'thing_create:docs'].sort(),
+      [
+        'Bad:C2',
+        'thing_create:C3',
+        'thing_create:C4',
+        'thing_create:docs',
+        'thing_create:docs',
+        'thing_create:docs',
+      ].sort(),
     );
   });
 });
@@ -255,21 +319,49 @@ describe('registry: the real catalogue', () => {
     expect(annotations.case_delete).toMatchObject({ readOnlyHint: false, destructiveHint: true, ...common });
     for (const t of registry.tools) {
       expect(t.listing.annotations).toEqual(deriveAnnotations(t.def));
-      expect(t.listing.annotations.title).toBe(t.def.title);
+      // The title is the listing's own field, not repeated in the annotations.
+      expect(t.listing.title).toBe(t.def.title);
+      expect('title' in t.listing.annotations).toBe(false);
     }
   });
 
-  it('advertises closed input schemas, the envelope as output schema, and the gate parameters', () => {
+  it('advertises closed input schemas, the envelope around the tool’s output, gate and paging parameters', () => {
     for (const t of registry.tools) {
       expect(t.listing.inputSchema.type).toBe('object');
       expect(t.listing.inputSchema.additionalProperties, t.def.name).toBe(false);
       expect(t.listing.inputSchema.$schema).toBeUndefined();
-      expect(t.listing.outputSchema).toBe(envelopeJsonSchema);
+      expect(t.listing.outputSchema).toEqual(advertisedEnvelope(advertisedSchema(t.def.output, 'output')));
+      const pagingParams = ['limit', 'cursor'].filter(
+        (p) => p in (t.listing.inputSchema.properties as object),
+      );
+      expect(pagingParams, t.def.name).toEqual(t.def.pages ? ['limit', 'cursor'] : []);
       const props = t.listing.inputSchema.properties as Record<string, unknown>;
       expect(Object.keys(props).includes('owner_ack'), t.def.name).toBe(Boolean(t.def.ownerGate));
       expect(Object.keys(props).includes('reason'), t.def.name).toBe(Boolean(t.def.ownerGate));
     }
     expect(registry.get('case_delete')?.listing.inputSchema.required).toEqual(['case_id']);
     expect(registry.get('case_create')?.listing.inputSchema.required).toEqual(['case_number', 'title']);
+  });
+});
+
+describe('registry: advertised schemas carry no noise', () => {
+  const registry = buildRegistry(tools);
+  const all = JSON.stringify(registry.tools.map((t) => t.listing));
+
+  it('has no regex restating a format, no ±2^53 bounds, no type arrays and no empty schemas', () => {
+    expect(all).not.toContain('"pattern":"^([0-9a-fA-F]{8}');
+    expect(all).not.toContain('9007199254740991');
+    expect(all).not.toMatch(/"type":\[/);
+    expect(all).not.toContain(':{}');
+  });
+
+  it('advertises an id as a uuid-formatted string, and a limit without contradicting its description', () => {
+    const props = registry.get('case_list')?.listing.inputSchema.properties as Record<string, unknown>;
+    expect(props.limit).toEqual({
+      type: 'integer',
+      description: expect.stringMatching(/1\.\.200 are clamped/),
+    });
+    const get = registry.get('case_get')?.listing.inputSchema.properties as Record<string, unknown>;
+    expect(get.case_id).toMatchObject({ type: 'string', format: 'uuid' });
   });
 });

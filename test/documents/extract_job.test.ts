@@ -14,13 +14,8 @@ import {
   documentSubject,
 } from '../../src/documents/extract_job.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
-import {
-  claimJobs,
-  type DrainOptions,
-  drainJobs,
-  enqueueJob,
-  type JobHandler,
-} from '../../src/jobs/queue.ts';
+import { type DrainOptions, drainJobs } from '../../src/jobs/drain.ts';
+import { claimJobs, enqueueJob, type JobHandler } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/log.ts';
 import { fixtureBytes } from '../fixtures/hebrew/corpus.ts';
 import { forEachDb } from '../harness/databases.ts';

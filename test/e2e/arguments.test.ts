@@ -17,6 +17,12 @@ const probe_echo_get = defineTool({
     filters: z.object({ year: z.number().int().optional() }).strict().optional().describe('An object'),
     strict: z.boolean().optional().describe('A boolean'),
   },
+  output: z.object({
+    tags: z.array(z.string()).max(20),
+    filters: z.object({ year: z.int().optional() }).nullable(),
+    strict: z.boolean().nullable(),
+    kinds: z.object({ tags: z.string(), strict: z.string() }),
+  }),
   mutates: false,
   async run({ input }) {
     return {

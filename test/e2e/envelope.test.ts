@@ -17,6 +17,7 @@ const probe_failure_run = defineTool({
   description:
     'Test fixture: runs a query against a table that does not exist, to provoke an internal error.',
   input: { note: z.string().max(50).optional().describe('Ignored') },
+  output: z.object({ unreachable: z.boolean() }),
   mutates: false,
   async run({ ctx }) {
     await ctx.db.execute(sql.raw(`select secret_column from ${SECRET_TABLE}`));

@@ -90,7 +90,7 @@ describe('C6 caps and paging', () => {
     it('a cursor that this tool did not issue is invalid_args, not a silent restart', async () => {
       for (const cursor of [
         'garbage!',
-        encodeCursor('document_list', ['2025-01-01T00:00:00.000Z', 'x']),
+        encodeCursor('document_list', {}, ['2025-01-01T00:00:00.000Z', 'x']),
         'e30',
       ]) {
         const env = await list({ cursor });

@@ -13,6 +13,7 @@ const probe_progress_run = defineTool({
   name: 'probe_progress_run',
   description: 'Test fixture: reports progress a given number of times, then returns how many steps it ran.',
   input: { steps: z.number().int().min(1).max(10).describe('How many progress updates to send') },
+  output: z.object({ steps: z.int() }),
   mutates: false,
   async run({ ctx, input }) {
     for (let i = 1; i <= input.steps; i++) {

@@ -25,8 +25,9 @@ const probe_job_add = defineTool({
   input: {
     note: z.string().min(1).max(50).describe('A note'),
   },
+  output: z.object({ id: z.uuid(), created: z.boolean() }),
   mutates: 'write',
-  idempotencyKey: (input) => input.note,
+  idempotencyKey: { describe: 'note', of: (input) => input.note },
   async run({ ctx, input }) {
     const job = await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`insert into probe_notes (note) values (${input.note}) on conflict do nothing`);

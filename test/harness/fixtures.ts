@@ -12,6 +12,7 @@ export function latchTool() {
     name: 'probe_latch_run',
     description: 'Test fixture: a mutation that blocks until the test releases it, to observe in_progress.',
     input: { key: z.string().max(50).describe('The idempotency key') },
+    output: z.object({ key: z.string(), run: z.int() }),
     mutates: 'write',
     idempotencyKey: { describe: 'key', of: (input) => input.key },
     async run({ input }) {

@@ -5,13 +5,12 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import type { Db } from '../../src/db/types.ts';
+import { type DrainOptions, drainJobs } from '../../src/jobs/drain.ts';
 import { startDrainLoop } from '../../src/jobs/loop.ts';
 import {
   backoffMs,
   claimJobs,
   completeJob,
-  type DrainOptions,
-  drainJobs,
   enqueueJob,
   failJob,
   type JobHandler,

@@ -18,7 +18,7 @@ import type { Envelope } from '../../src/contract/envelope.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
-import { emptyDrainReport } from '../../src/jobs/queue.ts';
+import { emptyDrainReport } from '../../src/jobs/drain.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 

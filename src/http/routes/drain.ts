@@ -3,7 +3,8 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { constantTimeEqual } from '../../contract/hash.ts';
-import { drainJobs, type JobHandler } from '../../jobs/queue.ts';
+import { drainJobs } from '../../jobs/drain.ts';
+import type { JobHandler } from '../../jobs/queue.ts';
 import type { Logger } from '../../log.ts';
 import type { RequestServices } from '../services.ts';
 

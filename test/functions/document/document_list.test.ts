@@ -107,10 +107,16 @@ describe('document_list', () => {
     expect(errorCode(await list({ corpus: 'case' }))).toBe('invalid_args');
     expect(errorCode(await list({ case_id: caseId, corpus: 'library' }))).toBe('invalid_args');
     expect(errorCode(await list({ corpus: 'nope' }))).toBe('invalid_args');
-    const foreign = encodeCursor('case_list', ['2025-01-01T00:00:00.000000Z', crypto.randomUUID()]);
+    const foreign = encodeCursor('case_list', { case_id: caseId }, [
+      '2025-01-01T00:00:00.000000Z',
+      crypto.randomUUID(),
+    ]);
     expect(errorCode(await list({ case_id: caseId, cursor: foreign }))).toBe('invalid_args');
     // A forged cursor with a date that does not exist is refused before it reaches the database.
-    const feb30 = encodeCursor('document_list', ['2025-02-30T00:00:00.000000Z', crypto.randomUUID()]);
+    const feb30 = encodeCursor('document_list', { case_id: caseId }, [
+      '2025-02-30T00:00:00.000000Z',
+      crypto.randomUUID(),
+    ]);
     expect(errorCode(await list({ case_id: caseId, cursor: feb30 }))).toBe('invalid_args');
   });
 

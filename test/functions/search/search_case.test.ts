@@ -83,7 +83,11 @@ describe('search_case', () => {
     );
     expect(
       errorCode(
-        await search({ case_id: caseId, query: 'היטל', cursor: encodeCursor('search_style', [1, 'x']) }),
+        await search({
+          case_id: caseId,
+          query: 'היטל',
+          cursor: encodeCursor('search_style', { query: 'היטל' }, [1]),
+        }),
       ),
     ).toBe('invalid_args');
   });
