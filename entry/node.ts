@@ -88,7 +88,8 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
       '\nFirst start: one bearer token per agent (shown once; mint more with `npm run token -- <agent>`):',
     );
     for (const [name, token] of tokens) console.log(`  ${name.padEnd(10)} ${token}`);
-    const [firstName, firstToken] = tokens[0] ?? ['ceo', '<token>'];
+    const [firstName, firstToken] = tokens.find(([name]) => name === 'ceo') ??
+      tokens[0] ?? ['ceo', '<token>'];
     const config = {
       mcpServers: {
         [`chambers-${firstName}`]: {
