@@ -50,6 +50,19 @@ export const errorWhen: Record<ErrorCode, string> = {
   dependency_unavailable:
     'The database or the key-value store is unreachable; nothing partial was written. Carries the request id.',
   internal: 'An unexpected failure; the detail is in the server log under the request id the error carries.',
+  invalid_request:
+    'On /mcp: the body is not a JSON-RPC message MCP defines, or the MCP-Protocol-Version header is not supported (the MCP SDK refuses it before any tool runs).',
+  unauthorized:
+    'No bearer token, a malformed or unknown or revoked one, or a token of an agent that is not served; on POST /worker/drain, anything but WORKER_SECRET. With a `WWW-Authenticate: Bearer` header.',
+  origin_not_allowed:
+    'A browser request whose Origin is neither localhost-class nor listed in ALLOWED_ORIGINS (DNS-rebinding protection).',
+  host_not_allowed: 'ALLOWED_HOSTS is set and the Host header names another host.',
+  route_not_found: 'No route has this method and path.',
+  method_not_allowed:
+    'A GET, PUT, PATCH or DELETE on /mcp, which serves POST only; with an `Allow: POST` header.',
+  not_acceptable: 'On /mcp: the Accept header does not admit application/json and text/event-stream.',
+  misconfigured:
+    'A required setting is missing or invalid (on Workers a binding such as DATABASE_URL); the message names the variable.',
   path_outside_root:
     'A governance artifact name that is a path or not one of the run-contract artifacts; `details.allowed` lists them.',
   missing_project: 'A governance call names a project that has not been bound.',
@@ -160,13 +173,14 @@ function armType(a: JsonSchema, defs: JsonSchema): string {
       const items = isObject(a.items) ? a.items : {};
       const itemArms = arms(items, defs);
       const objects = itemArms.every((i) => i.type === 'object');
-      const plural: Record<string, string> = { string: 'strings', integer: 'integers', number: 'numbers' };
-      const of = objects ? 'objects' : (plural[typeText(items, defs)] ?? typeText(items, defs));
+      const of = objects
+        ? 'objects'
+        : typeText(items, defs).replace(/^(string|integer|number|boolean)\b/, '$1s');
       return `array of ${of}`;
     }
     case 'object':
       if (!isObject(a.properties) && isObject(a.additionalProperties)) {
-        return `object of ${typeText(a.additionalProperties, defs)}`;
+        return `object (values: ${typeText(a.additionalProperties, defs)})`;
       }
       return 'object';
     case undefined:
@@ -177,8 +191,9 @@ function armType(a: JsonSchema, defs: JsonSchema): string {
 }
 
 const range = (min: unknown, max: unknown, unit = ''): string | undefined => {
-  const lo = typeof min === 'number' ? min : undefined;
-  const hi = typeof max === 'number' ? max : undefined;
+  // zod bounds every integer by ±2^53 - 1; that is no bound worth reading.
+  const lo = typeof min === 'number' && min !== Number.MIN_SAFE_INTEGER ? min : undefined;
+  const hi = typeof max === 'number' && max !== Number.MAX_SAFE_INTEGER ? max : undefined;
   if (lo !== undefined && hi !== undefined) return lo === hi ? `exactly ${lo}${unit}` : `${lo}..${hi}${unit}`;
   if (hi !== undefined) return `≤ ${hi}${unit}`;
   if (lo !== undefined) return `≥ ${lo}${unit}`;
@@ -301,7 +316,7 @@ function renderTool(tool: RegisteredTool, agents: AgentRegistry, order: readonly
     '| | |',
     '|---|---|',
     `| agents | ${holders.length === 0 ? 'none' : holders.join(', ')} |`,
-    `| behaviour | read-only: ${yesNo(a.readOnlyHint)} · destructive: ${yesNo(a.destructiveHint)} · idempotent: ${yesNo(a.idempotentHint)} |`,
+    `| behaviour | ${a.readOnlyHint ? 'read-only' : `writes · destructive: ${yesNo(a.destructiveHint)} · idempotent: ${yesNo(a.idempotentHint)}`} |`,
     `| owner gate | ${gateText(def)} |`,
     `| retries | ${cell(retriesText(def))} |`,
     `| paging | ${def.pages === undefined ? 'no' : 'yes: `limit` and `cursor` (docs/contract.md "Lists")'} |`,
