@@ -53,8 +53,13 @@ describe('links', () => {
     expect(problems).toEqual([]);
   });
 
+  // Spelled in pieces, so that searching the repo for these names finds only real citations.
+  const outside = new RegExp(
+    ['\\.\\./shared', 'DESIGN\\.md', ['INV', 'TOOL\\d'].join('-'), '\\bseeds?\\s+0\\d\\d'].join('|'),
+    'i',
+  );
+
   it.each(documents)('%s does not cite documents that are not in the repo', async (doc) => {
-    const text = await read(doc);
-    expect(text).not.toMatch(/\.\.\/shared|DESIGN\.md|INV-TOOL\d|\bseed\s+0\d\d/i);
+    expect(await read(doc)).not.toMatch(outside);
   });
 });
