@@ -1,44 +1,178 @@
-import type { AppConfig } from './http/app.ts';
+// Settings from environment variables (README "Configuration" lists them), parsed by zod: one schema shared by
+// every runtime, extended for Node (`npm start`) and for Workers (the bindings). A bad value is one ConfigError
+// that names each variable; the values of secrets and URLs are never repeated in it.
+import { z } from 'zod';
+import type { LogLevel } from './log.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const list = (value: string | undefined): string[] =>
-  (value ?? '')
+/** A setting that was not usable: one message, naming every variable at fault. */
+export class ConfigError extends Error {
+  readonly variables: readonly string[];
+
+  constructor(problems: readonly { variable: string; message: string }[]) {
+    super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join('; ')}`);
+    this.name = 'ConfigError';
+    this.variables = problems.map((p) => p.variable);
+  }
+}
+
+// An unset or blank variable means "the default" (an empty line in .env, an empty wrangler var).
+const unsetIfBlank = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+const optional = <T extends z.ZodType<unknown, string>>(schema: T) => unsetIfBlank.pipe(schema.optional());
+
+const list = unsetIfBlank.transform((v) =>
+  (v ?? '')
     .split(',')
     .map((s) => s.trim())
-    .filter((s) => s !== '');
+    .filter((s) => s !== ''),
+);
 
-const int = (value: string | undefined, fallback: number, name: string): number => {
-  if (value === undefined || value.trim() === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
-  return n;
+const wholeNumber = (max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: (issue) => `must be a whole number (0 or more), got "${String(issue.input)}"` })
+    .transform(Number)
+    .refine((n) => n <= max, { error: (issue) => `must be at most ${max}, got ${String(issue.input)}` });
+
+const count = (fallback: number, max?: number) => optional(wholeNumber(max)).transform((n) => n ?? fallback);
+
+/** An URL of one of `protocols`; the value is not echoed (a database URL carries its password). */
+const url = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+/** A variable a runtime cannot do without; unset, the message says how to set it. */
+const required = <T extends z.ZodType<unknown, string>>(schema: T, how: string) =>
+  z
+    .string({ error: `is not set (${how})` })
+    .refine((v) => v.trim() !== '', { error: `is empty (${how})` })
+    .pipe(schema);
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const satisfies readonly LogLevel[];
+const postgresUrl = url(['postgres:', 'postgresql:']);
+const httpUrl = url(['https:', 'http:']);
+
+/** What every runtime reads. */
+const sharedShape = {
+  ALLOWED_ORIGINS: list,
+  ALLOWED_HOSTS: list,
+  MAX_BODY_BYTES: count(1024 * 1024),
+  // A 20 MiB PDF is about 26.7 MiB as base64, plus the JSON-RPC around it.
+  MAX_UPLOAD_BODY_BYTES: count(28 * 1024 * 1024),
+  // 0 turns the limiter off (benchmarks); the default stops a runaway loop, not normal work.
+  RATE_LIMIT_PER_SECOND: count(50),
+  RATE_LIMIT_BURST: optional(wholeNumber()),
+  // WORKER_SECRET guards POST /worker/drain; a short one would be guessable, so it is refused at start.
+  WORKER_SECRET: optional(z.string().min(16, { error: 'must be at least 16 characters' })).transform(
+    (v) => v ?? null,
+  ),
+  LOG_LEVEL: optional(
+    z.enum(LOG_LEVELS, {
+      error: (issue) => `must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
+    }),
+  ).transform((v) => v ?? 'info'),
 };
 
-/** WORKER_SECRET guards POST /worker/drain; a short one would be guessable, so it is refused at start. */
-const workerSecret = (value: string | undefined): string | null => {
-  if (value === undefined || value.trim() === '') return null;
-  if (value.length < 16) throw new Error('WORKER_SECRET must be at least 16 characters');
-  return value;
-};
+const sharedSchema = z.object(sharedShape);
 
-/** Settings shared by every runtime, from environment variables (README lists them). */
-export function appConfigFromEnv(
-  env: Env,
-): AppConfig & { rateLimit: { perSecond: number; burst: number } | null } {
-  const perSecond = int(env.RATE_LIMIT_PER_SECOND, 50, 'RATE_LIMIT_PER_SECOND');
+/** `npm start` (entry/node.ts): where to listen and which stores to open, besides the shared settings. */
+export const nodeEnvSchema = z
+  .object({
+    ...sharedShape,
+    HOST: optional(z.string()).transform((v) => v ?? '127.0.0.1'),
+    PORT: count(8787, 65_535),
+    DATA_DIR: optional(z.string()).transform((v) => v ?? '.data'),
+    DATABASE_URL: optional(postgresUrl),
+    UPSTASH_REDIS_REST_URL: optional(httpUrl),
+    UPSTASH_REDIS_REST_TOKEN: optional(z.string()),
+  })
+  .superRefine((env, ctx) => {
+    // One without the other would silently fall back to the Postgres key-value table.
+    const [url, token] = [env.UPSTASH_REDIS_REST_URL, env.UPSTASH_REDIS_REST_TOKEN];
+    if ((url === undefined) !== (token === undefined)) {
+      const missing = url === undefined ? 'UPSTASH_REDIS_REST_URL' : 'UPSTASH_REDIS_REST_TOKEN';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is not set, but its pair is (set both or neither)',
+      });
+    }
+  });
+
+/**
+ * The Workers bindings (wrangler.toml `[vars]` and `wrangler secret put`). `WorkerEnv` is derived from this
+ * schema, so the type the entry is written against and the check it runs on the first request are one thing.
+ */
+export const workerEnvSchema = z.object({
+  ...sharedShape,
+  DATABASE_URL: required(postgresUrl, 'wrangler secret put DATABASE_URL: the Neon connection string'),
+  UPSTASH_REDIS_REST_URL: required(httpUrl, 'wrangler secret put UPSTASH_REDIS_REST_URL'),
+  UPSTASH_REDIS_REST_TOKEN: required(z.string(), 'wrangler secret put UPSTASH_REDIS_REST_TOKEN'),
+  /** Local development only: "127.0.0.1:PORT" of the harness's WebSocket→TCP proxy to a local PostgreSQL. */
+  NEON_WS_PROXY: optional(z.string()),
+});
+
+/** The bindings as Cloudflare passes them to the Worker: what `wrangler.toml` and the secrets must provide. */
+export type WorkerEnv = z.input<typeof workerEnvSchema>;
+export type WorkerConfig = z.output<typeof workerEnvSchema>;
+export type NodeConfig = z.output<typeof nodeEnvSchema>;
+
+/** Parses `env` with `schema`, or throws one ConfigError naming every variable at fault. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: unknown): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? 'environment'),
+      message: issue.message,
+    })),
+  );
+}
+
+/** Settings of the HTTP app (createApp), read from the shared part of the environment. */
+export interface AppConfig {
+  /** Origin hostnames allowed besides localhost-class ones; a request without Origin always passes. */
+  allowedOrigins: readonly string[];
+  /** Host header hostnames allowed; empty means any (a deployment behind a known hostname should list it). */
+  allowedHosts: readonly string[];
+  /** Cap on request bodies, checked before any parsing. */
+  maxBodyBytes: number;
+  /** The cap for agents granted a tool that takes file content (`takesUpload`), also before any parsing. */
+  maxUploadBodyBytes: number;
+  /** The secret of `POST /worker/drain`; null disables the route (every call gets 401). */
+  workerSecret: string | null;
+}
+
+export interface ServerConfig extends AppConfig {
+  /** The per-agent token bucket; null when RATE_LIMIT_PER_SECOND is 0. */
+  rateLimit: { perSecond: number; burst: number } | null;
+  logLevel: LogLevel;
+}
+
+/** Settings shared by every runtime (createChambers). */
+export function appConfigFromEnv(env: Env): ServerConfig {
+  const s = parseEnv(sharedSchema, env);
+  const perSecond = s.RATE_LIMIT_PER_SECOND;
   return {
-    allowedOrigins: list(env.ALLOWED_ORIGINS),
-    allowedHosts: list(env.ALLOWED_HOSTS),
-    maxBodyBytes: int(env.MAX_BODY_BYTES, 1024 * 1024, 'MAX_BODY_BYTES'),
-    // A 20 MiB PDF is about 26.7 MiB as base64, plus the JSON-RPC around it.
-    maxUploadBodyBytes: int(env.MAX_UPLOAD_BODY_BYTES, 28 * 1024 * 1024, 'MAX_UPLOAD_BODY_BYTES'),
-    workerSecret: workerSecret(env.WORKER_SECRET),
-    // 0 turns the limiter off (benchmarks); the default stops a runaway loop, not normal work.
-    rateLimit:
-      perSecond === 0
-        ? null
-        : { perSecond, burst: int(env.RATE_LIMIT_BURST, perSecond * 4, 'RATE_LIMIT_BURST') },
+    allowedOrigins: s.ALLOWED_ORIGINS,
+    allowedHosts: s.ALLOWED_HOSTS,
+    maxBodyBytes: s.MAX_BODY_BYTES,
+    maxUploadBodyBytes: s.MAX_UPLOAD_BODY_BYTES,
+    workerSecret: s.WORKER_SECRET,
+    rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
+    logLevel: s.LOG_LEVEL,
   };
 }

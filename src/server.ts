@@ -7,7 +7,7 @@ import { buildRegistry, type Registry } from './contract/registry.ts';
 import { createApp } from './http/app.ts';
 import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
-import { createLogger, type LogSink, parseLogLevel } from './log.ts';
+import { createLogger, type LogSink } from './log.ts';
 
 export const VERSION = '0.1.0';
 
@@ -59,7 +59,7 @@ export function createChambers(options: ChambersOptions) {
   const registry = options.registry ?? buildRegistry(options.tools);
   const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
-  const log = createLogger(parseLogLevel(options.env.LOG_LEVEL), {}, options.logSink);
+  const log = createLogger(config.logLevel, {}, options.logSink);
   const app = createApp({
     registry,
     grants,
