@@ -43,6 +43,47 @@ export const errorCatalogue = {
     retryable: true,
     hint: 'Unexpected server error; retry once, then report the request id to the team.',
   },
+  // Refusals of the HTTP layer before any tool runs (src/http/errors.ts says how they are sent).
+  invalid_request: {
+    http: 400,
+    retryable: false,
+    hint: 'Send one JSON-RPC message that MCP defines (or a batch of them), with a supported MCP-Protocol-Version.',
+  },
+  unauthorized: {
+    http: 401,
+    retryable: false,
+    hint: 'Send Authorization: Bearer <token> with a token minted for an agent (npm run token -- <agent>).',
+  },
+  origin_not_allowed: {
+    http: 403,
+    retryable: false,
+    hint: 'Call without an Origin header (non-browser clients) or from an origin listed in ALLOWED_ORIGINS.',
+  },
+  host_not_allowed: {
+    http: 403,
+    retryable: false,
+    hint: 'Call the server by a host name listed in ALLOWED_HOSTS.',
+  },
+  route_not_found: {
+    http: 404,
+    retryable: false,
+    hint: 'The routes are POST /mcp, POST /v1/tools/<name>, GET /v1/tools, GET /healthz and POST /worker/drain.',
+  },
+  method_not_allowed: {
+    http: 405,
+    retryable: false,
+    hint: 'The MCP endpoint takes POST only: it is stateless, with no GET stream and no session to DELETE.',
+  },
+  not_acceptable: {
+    http: 406,
+    retryable: false,
+    hint: 'Send Accept: application/json, text/event-stream.',
+  },
+  misconfigured: {
+    http: 500,
+    retryable: false,
+    hint: 'A server setting is missing or invalid (the message names it); retrying will not help until the operator fixes it.',
+  },
   path_outside_root: {
     http: 400,
     retryable: false,

@@ -1,6 +1,8 @@
-// The HTTP level with plain fetch: auth challenges, Origin checks, the body cap (before any parsing, with
-// and without Content-Length), 405 for the methods the transport does not serve, the plain JSON route's
-// statuses for every error code it can return, Retry-After, request ids and /healthz.
+// The HTTP level with plain fetch: auth challenges, Origin and Host checks, the body cap (before any parsing,
+// with and without Content-Length), 405 for the methods the transport does not serve, the plain JSON route's
+// statuses for every error code it can return, the one refusal shape of each route family (src/http/errors.ts),
+// Retry-After, request ids and /healthz.
+import { request } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -12,6 +14,37 @@ import { cases } from '../../src/db/schema/cases.ts';
 import { latchTool } from '../harness/fixtures.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
+/**
+ * A refusal in the one shape of its route family: the tool envelope's error outside /mcp, a JSON-RPC error with
+ * `data: {code, hint?, details?}` on /mcp; the HTTP status is the code's; nothing else in the body.
+ */
+async function expectRefusal(
+  res: Response,
+  status: number,
+  code: keyof typeof errorCatalogue,
+  // The JSON-RPC code: -32000 for transport refusals; the SDK keeps -32700 (parse error) and -32600.
+  rpcCode = -32000,
+) {
+  expect(errorCatalogue[code].http).toBe(status);
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await res.json()) as Record<string, unknown>;
+  const isMcp = new URL(res.url).pathname === '/mcp';
+  const error = body.error as Record<string, unknown>;
+  if (isMcp) {
+    expect(Object.keys(body).sort()).toEqual(['error', 'id', 'jsonrpc']);
+    expect(error).toMatchObject({ code: rpcCode, message: expect.any(String), data: { code } });
+    expect(Object.keys(error.data as object).every((k) => ['code', 'hint', 'details'].includes(k))).toBe(
+      true,
+    );
+  } else {
+    expect(Object.keys(body).sort()).toEqual(['error', 'message', 'ok', 'status']);
+    expect(body).toMatchObject({ ok: false, status: 'error', error: { code, message: body.message } });
+    expect(Object.keys(error).every((k) => ['code', 'message', 'hint', 'details'].includes(k))).toBe(true);
+  }
+  return body;
+}
+
 const MAX_BODY = 4096;
 const MAX_UPLOAD_BODY = 3 * MAX_BODY;
 
@@ -22,6 +55,7 @@ const probe_failure_run = defineTool({
   description:
     'Test fixture: runs a query against a table that does not exist, to provoke an internal error.',
   input: {},
+  output: z.object({}),
   mutates: false,
   async run({ ctx }) {
     await ctx.db.execute(sql.raw('select 1 from hidden_internal_table'));
@@ -34,6 +68,7 @@ const probe_blob_get = defineTool({
   name: 'probe_blob_get',
   description: 'Test fixture: takes a large text, as an upload tool does, and returns its length.',
   input: { content: z.string().max(100_000).describe('Any text') },
+  output: z.object({ length: z.int() }),
   mutates: false,
   takesUpload: true,
   async run({ input }) {
@@ -112,9 +147,8 @@ describe('HTTP level', () => {
         headers: { ...mcpHeaders, ...headers },
         body: initialize,
       });
-      expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="chambers", error="invalid_token"/);
-      expect(await res.json()).toMatchObject({ error: 'invalid_token' });
+      await expectRefusal(res, 401, 'unauthorized');
     });
     it.each(attempts)('/v1/tools refuses %s', async (_, headers) => {
       const res = await fetch(`${s.url}/v1/tools/case_list`, {
@@ -122,10 +156,11 @@ describe('HTTP level', () => {
         headers: { 'Content-Type': 'application/json', ...headers },
         body: '{}',
       });
-      expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      await expectRefusal(res, 401, 'unauthorized');
       const list = await fetch(`${s.url}/v1/tools`, { headers });
-      expect(list.status).toBe(401);
+      expect(list.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      await expectRefusal(list, 401, 'unauthorized');
     });
     it.each(['legacy', 'modern'] as const)(
       'the official client cannot connect with a bad token [%s era]',
@@ -156,9 +191,8 @@ describe('HTTP level', () => {
           headers: { ...mcpHeaders, ...auth(), Origin: origin },
           body: listTools,
         });
-        expect(res.status).toBe(403);
-        const json = await v1('case_list', {}, { Origin: origin });
-        expect(json.status).toBe(403);
+        await expectRefusal(res, 403, 'origin_not_allowed');
+        await expectRefusal(await v1('case_list', {}, { Origin: origin }), 403, 'origin_not_allowed');
       },
     );
     it.each([
@@ -194,19 +228,10 @@ describe('HTTP level', () => {
       const post = (url: string) =>
         fetch(url, { method: 'POST', headers: { ...mcpHeaders, ...auth() }, body: oversized });
       // /mcp answers as JSON-RPC, like its other transport rejections; /v1 answers with the envelope.
-      const mcp = await post(s.mcpUrl);
-      expect(mcp.status).toBe(413);
-      expect(await mcp.json()).toMatchObject({
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32000, data: { code: 'payload_too_large', details: { max_bytes: MAX_BODY } } },
-      });
-      const json = await post(`${s.url}/v1/tools/case_create`);
-      expect(json.status).toBe(413);
-      expect(await json.json()).toMatchObject({
-        ok: false,
-        error: { code: 'payload_too_large', details: { max_bytes: MAX_BODY } },
-      });
+      const mcp = await expectRefusal(await post(s.mcpUrl), 413, 'payload_too_large');
+      expect(mcp).toMatchObject({ id: null, error: { data: { details: { max_bytes: MAX_BODY } } } });
+      const json = await expectRefusal(await post(`${s.url}/v1/tools/case_create`), 413, 'payload_too_large');
+      expect(json).toMatchObject({ error: { details: { max_bytes: MAX_BODY } } });
     });
 
     it.each(['legacy', 'modern'] as const)(
@@ -281,9 +306,31 @@ describe('HTTP level', () => {
         headers: { ...auth(), Accept: 'text/event-stream' },
         signal: AbortSignal.timeout(2000),
       });
-      expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
-      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      await expectRefusal(res, 405, 'method_not_allowed');
+    });
+  });
+
+  describe('the refusals the MCP SDK makes carry our code too', () => {
+    it('415 for a body that is not JSON, 406 for a wrong Accept, 400 for bad JSON or a non-MCP message', async () => {
+      const post = (headers: Record<string, string>, body: string) =>
+        fetch(s.mcpUrl, { method: 'POST', headers: { ...mcpHeaders, ...auth(), ...headers }, body });
+      await expectRefusal(
+        await post({ 'Content-Type': 'text/plain' }, listTools),
+        415,
+        'unsupported_media_type',
+      );
+      await expectRefusal(await post({ Accept: 'text/html' }, initialize), 406, 'not_acceptable');
+      await expectRefusal(await post({}, '{"jsonrpc": '), 400, 'invalid_request', -32700);
+      await expectRefusal(await post({}, '{"hello": "world"}'), 400, 'invalid_request', -32600);
+    });
+  });
+
+  describe('every other route', () => {
+    it('404 route_not_found for an unknown path, in the envelope shape', async () => {
+      const res = await fetch(`${s.url}/v2/nothing`, { headers: auth() });
+      const body = await expectRefusal(res, 404, 'route_not_found');
+      expect(body.message).toBe('No route GET /v2/nothing.');
     });
   });
 
@@ -394,8 +441,7 @@ describe('HTTP level', () => {
         headers: { ...auth(), 'Content-Type': 'text/plain', Accept: mcpHeaders.Accept },
         body: listTools,
       });
-      expect(mcp.status).toBe(415);
-      expect(await mcp.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+      await expectRefusal(mcp, 415, 'unsupported_media_type');
       // A charset parameter is still JSON.
       await expectStatus(
         await v1('case_list', {}, { 'Content-Type': 'application/json; charset=utf-8' }),
@@ -438,6 +484,59 @@ describe('HTTP level', () => {
     const res = await fetch(`${s.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, db: 'up', kv: { status: 'up', kind: 'postgres' } });
+  });
+});
+
+describe('ALLOWED_HOSTS', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ env: { ALLOWED_HOSTS: 'chambers.example' } });
+  });
+  afterAll(async () => s?.close());
+
+  /** A request with a Host header of our choosing (fetch sets Host itself). */
+  const withHost = (path: string, host: string) =>
+    new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const { port } = new URL(s.url);
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method: 'POST',
+          headers: {
+            Host: host,
+            Authorization: `Bearer ${s.tokens.ceo}`,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+          },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          // A successful /mcp answer may be an SSE stream: only refusals are parsed.
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: res.statusCode === 200 ? {} : JSON.parse(text) }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(path === '/mcp' ? listTools : '{}');
+    });
+
+  it('403 host_not_allowed for another Host, in each route family’s shape; listed and localhost hosts pass', async () => {
+    const json = await withHost('/v1/tools/case_list', 'evil.example');
+    expect(json).toMatchObject({ status: 403, body: { ok: false, error: { code: 'host_not_allowed' } } });
+    const mcp = await withHost('/mcp', 'evil.example:8787');
+    expect(mcp).toMatchObject({
+      status: 403,
+      body: { jsonrpc: '2.0', error: { data: { code: 'host_not_allowed' } } },
+    });
+    expect((await withHost('/v1/tools/case_list', 'chambers.example')).status).toBe(200);
+    expect((await withHost('/mcp', 'localhost:8787')).status).toBe(200);
   });
 });
 

@@ -88,7 +88,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
         const res = await post(headers);
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
-        expect(await res.json()).toMatchObject({ error: 'unauthorized' });
+        expect(await res.json()).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
       }
     });
 
@@ -119,12 +119,25 @@ for (const kind of ['pglite', 'postgres'] as const) {
     });
 
     it('refuses a bad body (400) without draining', async () => {
+      // invalid_args in the envelope shape, with our words for each field (never zod's).
       const bad = await post({ authorization: `Bearer ${SECRET}` }, '{"max_jobs": 0}');
       expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        ok: false,
+        status: 'error',
+        error: {
+          code: 'invalid_args',
+          details: { issues: [{ path: 'max_jobs', message: 'must be a whole number from 1 to 200' }] },
+        },
+      });
       const unknown = await post({ authorization: `Bearer ${SECRET}` }, '{"jobs": 3}');
       expect(unknown.status).toBe(400);
+      expect(await unknown.json()).toMatchObject({
+        error: { code: 'invalid_args', details: { issues: [{ path: 'jobs' }] } },
+      });
       const notJson = await post({ authorization: `Bearer ${SECRET}` }, '{');
       expect(notJson.status).toBe(400);
+      expect(await notJson.json()).toMatchObject({ error: { code: 'invalid_args' } });
     });
 
     it('a tool that enqueues and kicks gets its job run by the in-process loop', async () => {
@@ -160,6 +173,8 @@ describe('/worker/drain without WORKER_SECRET', () => {
       headers: { authorization: 'Bearer anything-at-all-here' },
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error_description: expect.stringMatching(/WORKER_SECRET/) });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'unauthorized', message: expect.stringMatching(/WORKER_SECRET/) },
+    });
   });
 });

@@ -1,0 +1,52 @@
+// The authenticated caller, its grants and its tool context, as both tool routes (/mcp and /v1/tools) hand
+// them to the kernel.
+import type { Context } from 'hono';
+import { requestJobs } from '../jobs/context.ts';
+import type { JobHandler } from '../jobs/queue.ts';
+import type { McpCallState } from '../mcp/binding.ts';
+import type { AppContext } from './context.ts';
+
+export interface CallStateOptions {
+  grants: ReadonlyMap<string, ReadonlySet<string>>;
+  env: Readonly<Record<string, string | undefined>>;
+  jobHandlers: Readonly<Record<string, JobHandler>>;
+  waitUntil?(c: Context, work: Promise<unknown>): void;
+  kick?(c: Context): void;
+  now?(): Date;
+}
+
+export function callStateFor(options: CallStateOptions): (c: AppContext) => McpCallState {
+  const holders = new Map<string, string[]>();
+  for (const [agent, granted] of options.grants) {
+    for (const tool of granted) holders.set(tool, [...(holders.get(tool) ?? []), agent]);
+  }
+  const now = options.now ?? (() => new Date());
+  return (c) => {
+    const services = c.get('services');
+    const agent = c.get('agent');
+    const grants = options.grants.get(agent) ?? new Set<string>();
+    return {
+      agent,
+      grants,
+      holders,
+      ctx: {
+        holds: (tool) => grants.has(tool),
+        db: services.db,
+        kv: services.kv,
+        agent,
+        requestId: c.get('requestId'),
+        now,
+        env: options.env,
+        log: c.get('log'),
+        waitUntil: (work) => options.waitUntil?.(c, work),
+        jobs: requestJobs({
+          db: services.db,
+          handlers: options.jobHandlers,
+          log: c.get('log'),
+          kick: () => options.kick?.(c),
+          workerId: `req-${c.get('requestId')}`,
+        }),
+      },
+    };
+  };
+}

@@ -1,0 +1,39 @@
+// The request body cap, checked before any parsing or hashing; a body without Content-Length is counted as it
+// streams. Agents granted a tool that takes file content (`takesUpload`) get the larger cap: the caller is
+// known (the guard runs first), the tool is not yet.
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppConfig } from '../../config.ts';
+import { errorEnvelope } from '../../contract/envelope.ts';
+import type { Registry } from '../../contract/registry.ts';
+import type { AppEnv } from '../context.ts';
+import { refuse } from '../errors.ts';
+
+export interface BodyCapOptions {
+  config: Pick<AppConfig, 'maxBodyBytes' | 'maxUploadBodyBytes'>;
+  grants: ReadonlyMap<string, ReadonlySet<string>>;
+  registry: Registry;
+}
+
+const capped = (maxBytes: number): MiddlewareHandler<AppEnv> =>
+  bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) =>
+      refuse(
+        c,
+        errorEnvelope('payload_too_large', `The request body exceeds ${maxBytes} bytes.`, {
+          details: { max_bytes: maxBytes },
+        }),
+      ),
+  });
+
+export function bodyCap({ config, grants, registry }: BodyCapOptions): MiddlewareHandler<AppEnv> {
+  const small = capped(config.maxBodyBytes);
+  const upload = capped(Math.max(config.maxBodyBytes, config.maxUploadBodyBytes));
+  const uploaders = new Set(
+    [...grants]
+      .filter(([, granted]) => [...granted].some((name) => registry.get(name)?.def.takesUpload === true))
+      .map(([agent]) => agent),
+  );
+  return (c, next) => (uploaders.has(c.get('agent')) ? upload : small)(c, next);
+}

@@ -1,0 +1,115 @@
+// The gate of the tool routes: the Host header (when ALLOWED_HOSTS is set) and the Origin header (DNS-rebinding
+// protection), then the bearer token → agent. It opens the request's stores and releases them when the response
+// has been sent, also a streamed one.
+import {
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
+import type { Context, MiddlewareHandler } from 'hono';
+import { agentForTokenHash, plausibleToken, tokenHash } from '../../auth/tokens.ts';
+import type { AppConfig } from '../../config.ts';
+import { errorEnvelope } from '../../contract/envelope.ts';
+import { errorToEnvelope } from '../../contract/execute.ts';
+import type { AppEnv } from '../context.ts';
+import { refuse } from '../errors.ts';
+import type { RequestServices } from '../services.ts';
+
+/** A revoked token stops working within this long: each process/isolate caches token → agent. */
+const AUTH_CACHE_MS = 60_000;
+
+export interface GuardOptions {
+  config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>;
+  /** The agents that may call; a token of any other agent is refused like a wrong one. */
+  grants: ReadonlyMap<string, unknown>;
+  services(c: Context): Promise<RequestServices>;
+  waitUntil?(c: Context, work: Promise<unknown>): void;
+}
+
+/** The 401 answer: the error body with the challenge header RFC 6750 asks for. */
+export const challenge = (c: Context, message: string, realm = 'chambers', hint?: string) =>
+  refuse(c, errorEnvelope('unauthorized', message, hint === undefined ? {} : { hint }), {
+    'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token", error_description="${message}"`,
+  });
+
+/** The bearer token of the Authorization header, if there is one. */
+export const bearerToken = (c: Context): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+
+export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
+  const allowedOrigins = [...localhostAllowedOrigins(), ...options.config.allowedOrigins];
+  const allowedHosts =
+    options.config.allowedHosts.length > 0
+      ? [...localhostAllowedHostnames(), ...options.config.allowedHosts]
+      : [];
+  // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
+  // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
+  const authCache = new Map<string, { agent: string; until: number }>();
+
+  return async (c, next) => {
+    if (allowedHosts.length > 0) {
+      const host = c.req.header('host');
+      if (!validateHostHeader(host, allowedHosts).ok) {
+        return refuse(
+          c,
+          errorEnvelope('host_not_allowed', `The Host ${JSON.stringify(host ?? '')} is not allowed.`),
+        );
+      }
+    }
+    const origin = c.req.header('origin');
+    if (!validateOriginHeader(origin, allowedOrigins).ok) {
+      return refuse(
+        c,
+        errorEnvelope('origin_not_allowed', `The Origin ${JSON.stringify(origin)} is not allowed.`),
+      );
+    }
+    const token = bearerToken(c);
+    if (token === undefined)
+      return challenge(c, 'A bearer token is required (Authorization: Bearer <token>).');
+    if (!plausibleToken(token)) return challenge(c, 'The token is not valid.');
+
+    const services = await options.services(c);
+    c.set('services', services);
+    let released = false;
+    const release = async () => {
+      if (!released) {
+        released = true;
+        await services.release?.();
+      }
+    };
+    try {
+      const hash = tokenHash(token);
+      const cached = authCache.get(hash);
+      let agent = cached !== undefined && cached.until > Date.now() ? cached.agent : null;
+      if (agent === null) {
+        agent = await agentForTokenHash(services.db, hash);
+        if (agent !== null) authCache.set(hash, { agent, until: Date.now() + AUTH_CACHE_MS });
+      }
+      if (agent === null || !options.grants.has(agent)) {
+        await release();
+        return challenge(c, 'The token is not valid.');
+      }
+      c.set('agent', agent);
+    } catch (e) {
+      await release();
+      const envelope = errorToEnvelope(e, { requestId: c.get('requestId'), log: c.get('log') }, 'auth');
+      return envelope.ok ? c.json(envelope) : refuse(c, envelope);
+    }
+    try {
+      await next();
+    } finally {
+      // Shared stores (Node) have nothing to release; checking that first avoids touching c.res at all.
+      const body = services.release === undefined ? null : c.res.body;
+      if (body === null) {
+        await release();
+      } else {
+        // A streamed (SSE) response is still being written: release the stores only when it ends.
+        const { readable, writable } = new TransformStream();
+        const done = body.pipeTo(writable).finally(release);
+        options.waitUntil?.(c, done);
+        c.res = new Response(readable, c.res);
+      }
+    }
+  };
+}

@@ -1,0 +1,35 @@
+// GET /healthz, without a token: whether the database and the key-value store answer. A report, not a
+// refusal: 200 when both are up, 503 when either is down, always this shape.
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../context.ts';
+import type { RequestServices } from '../services.ts';
+
+export function mountHealth(
+  app: Hono<AppEnv>,
+  o: { services(c: Context): Promise<RequestServices>; version: string },
+): void {
+  app.get('/healthz', async (c) => {
+    const services = await o.services(c);
+    const check = async (f: () => Promise<unknown>) => {
+      try {
+        await f();
+        return 'up' as const;
+      } catch {
+        return 'down' as const;
+      }
+    };
+    try {
+      const [db, kv] = await Promise.all([
+        check(() => services.db.execute('select 1')),
+        check(() => services.kv.ping()),
+      ]);
+      const healthy = db === 'up' && kv === 'up';
+      return c.json(
+        { ok: healthy, db, kv: { status: kv, kind: services.kv.kind }, version: o.version },
+        healthy ? 200 : 503,
+      );
+    } finally {
+      await services.release?.();
+    }
+  });
+}
