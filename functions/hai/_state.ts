@@ -1,5 +1,7 @@
-// Read-only views shared by hai_status, hai_health and hai_recover.
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+// Read-only views of the governance state shared by hai_status, hai_health and hai_recover, with the
+// shapes they return. Every list here is cut to a bound the output schemas declare.
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import {
   haiCheckpoints,
@@ -13,8 +15,28 @@ import {
   haiProjects,
   haiProposals,
 } from '../../src/db/schema/hai.ts';
+import { criterionOutput, MAX_CRITERIA, MAX_SCOPE_LABELS, MAX_SESSIONS } from './_contracts.ts';
+import { MAX_ACTIVE_LANES } from './_projects.ts';
 
-export type Health = { database: 'up' | 'down'; kv: { status: 'up' | 'down'; kind: string } };
+/** How many projects, active missions, mounts per project and parked lanes per project are shown. */
+export const PROJECTS_SHOWN = 50;
+export const MISSIONS_SHOWN = 50;
+const MOUNTS_SHOWN = 20;
+const PARKED_SHOWN = 20;
+
+const upDown = z.enum(['up', 'down']);
+
+export const healthOutput = z.object({
+  database: upDown.describe('Whether PostgreSQL answers'),
+  kv: z
+    .object({
+      status: upDown.describe('Whether the key-value store answers'),
+      kind: z.string().describe('Which store: "postgres" (a table) or "upstash"'),
+    })
+    .describe('The key-value store, where session leases are cached'),
+});
+
+export type Health = z.output<typeof healthOutput>;
 
 /** Pings both stores; a store that does not answer is "down", never an error of the tool. */
 export async function storeHealth(ctx: ToolContext): Promise<Health> {
@@ -33,10 +55,13 @@ export async function storeHealth(ctx: ToolContext): Promise<Health> {
   return { database, kv: { status: kv, kind: ctx.kv.kind } };
 }
 
-/** Active missions (optionally of one project) with their current contract, live leases and evidence. */
+/**
+ * Active missions (optionally of one project; the first MISSIONS_SHOWN by opening time) with their current
+ * contract, the leases of the current epoch not revoked (live by expiry, stale newest first) and evidence.
+ */
 export async function activeMissions(ctx: ToolContext, projectId?: string) {
   const now = ctx.now();
-  const missions = await ctx.db
+  const rows = await ctx.db
     .select({ mission: haiMissions, contract: haiContracts })
     .from(haiMissions)
     .innerJoin(
@@ -49,13 +74,17 @@ export async function activeMissions(ctx: ToolContext, projectId?: string) {
         projectId === undefined ? undefined : eq(haiMissions.projectId, projectId),
       ),
     )
-    .orderBy(haiMissions.openedAt);
-  if (missions.length === 0) return [];
+    .orderBy(asc(haiMissions.openedAt), asc(haiMissions.id))
+    .limit(MISSIONS_SHOWN + 1);
+  const truncated = rows.length > MISSIONS_SHOWN;
+  const missions = rows.slice(0, MISSIONS_SHOWN);
+  if (missions.length === 0) return { missions: [], truncated };
   const ids = missions.map((m) => m.mission.id);
   const leases = await ctx.db
     .select()
     .from(haiLeases)
-    .where(and(inArray(haiLeases.missionId, ids), isNull(haiLeases.revokedAt)));
+    .where(and(inArray(haiLeases.missionId, ids), isNull(haiLeases.revokedAt)))
+    .orderBy(asc(haiLeases.expiresAt), asc(haiLeases.id));
   const evidence = await ctx.db
     .select({
       missionId: haiEvidence.missionId,
@@ -66,34 +95,78 @@ export async function activeMissions(ctx: ToolContext, projectId?: string) {
     .from(haiEvidence)
     .where(inArray(haiEvidence.missionId, ids))
     .groupBy(haiEvidence.missionId, haiEvidence.contractVersion, haiEvidence.criterionId);
-  return missions.map(({ mission, contract }) => {
-    const mine = leases.filter((l) => l.missionId === mission.id && l.epoch === mission.leaseEpoch);
-    const live = mine.filter((l) => l.expiresAt.getTime() > now.getTime());
-    const stale = mine.filter((l) => l.expiresAt.getTime() <= now.getTime());
-    const ev = evidence.filter((e) => e.missionId === mission.id && e.version === mission.currentVersion);
-    return {
-      mission,
-      contract,
-      expired: contract.expiresAt.getTime() <= now.getTime(),
-      live,
-      stale,
-      criteria: contract.criteria.map((c) => {
-        const e = ev.find((x) => x.criterionId === c.id);
-        return {
-          ...c,
-          evidence: e === undefined ? ('none' as const) : e.pass ? ('pass' as const) : ('fail' as const),
-        };
-      }),
-    };
-  });
+  return {
+    truncated,
+    missions: missions.map(({ mission, contract }) => {
+      const mine = leases.filter((l) => l.missionId === mission.id && l.epoch === mission.leaseEpoch);
+      const live = mine.filter((l) => l.expiresAt.getTime() > now.getTime());
+      // Newest first: the sessions that ended last are the ones likely to go on.
+      const stale = mine.filter((l) => l.expiresAt.getTime() <= now.getTime()).reverse();
+      const ev = evidence.filter((e) => e.missionId === mission.id && e.version === mission.currentVersion);
+      return {
+        mission,
+        contract,
+        expired: contract.expiresAt.getTime() <= now.getTime(),
+        // At most the contract's cap by construction (counted and inserted under the mission row lock).
+        live: live.slice(0, MAX_SESSIONS),
+        stale,
+        criteria: contract.criteria.map((c) => {
+          const e = ev.find((x) => x.criterionId === c.id);
+          return {
+            ...c,
+            evidence: e === undefined ? ('none' as const) : e.pass ? ('pass' as const) : ('fail' as const),
+          };
+        }),
+      };
+    }),
+  };
 }
 
-export const missionSummary = (m: Awaited<ReturnType<typeof activeMissions>>[number]) => ({
+export type ActiveMission = Awaited<ReturnType<typeof activeMissions>>['missions'][number];
+
+const evidenceState = z
+  .enum(['none', 'fail', 'pass'])
+  .describe('The best evidence recorded under the current version: pass, fail, or none');
+
+/** An active mission as hai_status shows it. */
+export const missionSummaryOutput = z.object({
+  id: z.uuid().describe('The mission id'),
+  name: z.string().describe('Its short unique name'),
+  title: z.string().describe('What the mission is, for people'),
+  project_id: z.string().nullable().describe('The project it works on'),
+  state: z
+    .enum(['active', 'active (expired)'])
+    .describe('"active (expired)" once past its expiry: recontract or close it'),
+  contract_version: z.int().min(1).describe('The current version, which hai_authorize_session needs'),
+  goal: z.string().describe('What the mission must achieve'),
+  in_scope: z.array(z.string()).max(MAX_SCOPE_LABELS).describe('Activity labels the mission allows'),
+  out_of_scope: z.array(z.string()).max(MAX_SCOPE_LABELS).describe('Activity labels outside it'),
+  expires_at: z.iso.datetime().describe('When the mission expires'),
+  max_sessions: z.int().min(1).max(MAX_SESSIONS).describe('How many sessions may be live at once'),
+  live_sessions: z
+    .array(
+      z.object({
+        lease_id: z.uuid(),
+        agent: z.string(),
+        device_id: z.string().nullable(),
+        harness_id: z.string().nullable(),
+        expires_at: z.iso.datetime(),
+      }),
+    )
+    .max(MAX_SESSIONS)
+    .describe('The live session leases'),
+  criteria: z
+    .array(criterionOutput.extend({ evidence: evidenceState }))
+    .max(MAX_CRITERIA)
+    .describe('Acceptance criteria of the current version with their evidence'),
+});
+
+export const missionSummary = (m: ActiveMission): z.input<typeof missionSummaryOutput> => ({
   id: m.mission.id,
   name: m.mission.name,
   title: m.mission.title,
   project_id: m.mission.projectId,
-  state: m.expired ? 'active (expired)' : m.mission.state,
+  state: m.expired ? 'active (expired)' : 'active',
   contract_version: m.mission.currentVersion,
   goal: m.contract.goal,
   in_scope: m.contract.inScope,
@@ -110,10 +183,39 @@ export const missionSummary = (m: Awaited<ReturnType<typeof activeMissions>>[num
   criteria: m.criteria,
 });
 
-const PROJECTS_SHOWN = 50;
+/** A project as hai_status shows it. */
+export const projectSummaryOutput = z.object({
+  id: z.string().describe('The project id'),
+  title: z.string().nullable().describe('Its human title'),
+  mounts: z
+    .array(z.object({ device_id: z.string(), mount_path: z.string() }))
+    .max(MOUNTS_SHOWN)
+    .describe(`Devices it is bound on (the first ${MOUNTS_SHOWN} by device id)`),
+  lanes: z
+    .object({
+      active: z.array(z.string()).max(MAX_ACTIVE_LANES).describe('Active focus lanes'),
+      parked: z
+        .array(z.string())
+        .max(PARKED_SHOWN)
+        .describe(`Parked focus lanes (the first ${PARKED_SHOWN} by name)`),
+    })
+    .describe('Focus lanes by state'),
+  inbox_items: z.int().min(0).describe('How many ideas are parked in its inbox'),
+  pending_proposal_version: z
+    .int()
+    .nullable()
+    .describe('The next-step proposal waiting for the owner (hai_accept_next_step takes it), else null'),
+  last_checkpoint: z
+    .object({ label: z.string(), summary: z.string(), created_at: z.iso.datetime() })
+    .nullable()
+    .describe('The latest checkpoint, else null'),
+});
 
-/** Projects (one or the first 50 by id) with mounts, lanes, inbox, next-step state and last checkpoint. */
-export async function projectSummaries(ctx: ToolContext, projectId?: string) {
+/** Projects (one or the first PROJECTS_SHOWN by id) with mounts, lanes, inbox, next-step state and last checkpoint. */
+export async function projectSummaries(
+  ctx: ToolContext,
+  projectId?: string,
+): Promise<{ projects: z.input<typeof projectSummaryOutput>[]; truncated: boolean }> {
   const projects = await ctx.db
     .select()
     .from(haiProjects)
@@ -125,7 +227,7 @@ export async function projectSummaries(ctx: ToolContext, projectId?: string) {
   const ids = shown.map((p) => p.id);
   if (ids.length === 0) return { projects: [], truncated };
   const [mounts, lanes, inbox, proposals, checkpoints] = await Promise.all([
-    ctx.db.select().from(haiMounts).where(inArray(haiMounts.projectId, ids)),
+    ctx.db.select().from(haiMounts).where(inArray(haiMounts.projectId, ids)).orderBy(asc(haiMounts.deviceId)),
     ctx.db.select().from(haiLanes).where(inArray(haiLanes.projectId, ids)),
     ctx.db
       .select({ projectId: haiInbox.projectId, n: sql<number>`count(*)::int` })
@@ -142,6 +244,12 @@ export async function projectSummaries(ctx: ToolContext, projectId?: string) {
       .where(inArray(haiCheckpoints.projectId, ids))
       .orderBy(haiCheckpoints.projectId, desc(haiCheckpoints.createdAt)),
   ]);
+  const lanesOf = (id: string, state: 'active' | 'parked', max: number) =>
+    lanes
+      .filter((l) => l.projectId === id && l.state === state)
+      .map((l) => l.lane)
+      .sort()
+      .slice(0, max);
   return {
     truncated,
     projects: shown.map((p) => {
@@ -151,16 +259,11 @@ export async function projectSummaries(ctx: ToolContext, projectId?: string) {
         title: p.title,
         mounts: mounts
           .filter((m) => m.projectId === p.id)
+          .slice(0, MOUNTS_SHOWN)
           .map((m) => ({ device_id: m.deviceId, mount_path: m.mountPath })),
         lanes: {
-          active: lanes
-            .filter((l) => l.projectId === p.id && l.state === 'active')
-            .map((l) => l.lane)
-            .sort(),
-          parked: lanes
-            .filter((l) => l.projectId === p.id && l.state === 'parked')
-            .map((l) => l.lane)
-            .sort(),
+          active: lanesOf(p.id, 'active', MAX_ACTIVE_LANES),
+          parked: lanesOf(p.id, 'parked', PARKED_SHOWN),
         },
         inbox_items: inbox.find((i) => i.projectId === p.id)?.n ?? 0,
         pending_proposal_version: proposals.find((x) => x.projectId === p.id)?.version ?? null,

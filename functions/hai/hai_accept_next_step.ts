@@ -2,9 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { one, ToolError } from '../../src/contract/errors.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, writeArtifact } from './_shared.ts';
+import { writeArtifact } from './_artifacts.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+import { sentence, use } from './_roles.ts';
 
 export const hai_accept_next_step = defineTool({
   name: 'hai_accept_next_step',
@@ -22,12 +24,22 @@ export const hai_accept_next_step = defineTool({
       .min(1)
       .describe('The version of the proposal the owner approved (hai_get_next_step shows it)'),
   },
+  output: z.object({
+    proposal_version: z.int().min(1).describe('The proposal accepted'),
+    next_step_version: z.int().min(1).nullable().describe('The version of NEXT_STEP.md its text became'),
+    accepted_by: z.string().nullable().describe('The agent that accepted it'),
+    accepted_at: z.iso.datetime().nullable().describe('When it was accepted'),
+    created: z.boolean().describe('false when it had already been accepted and was returned as it was'),
+  }),
   mutates: 'write',
   ownerGate: true,
-  idempotencyKey: (input) => `${input.project_id}:${input.proposal_version}`,
+  idempotencyKey: {
+    describe: 'project_id + proposal_version',
+    of: (input) => `${input.project_id}:${input.proposal_version}`,
+  },
   async run({ ctx, input, gate }) {
     return ctx.db.transaction(async (tx) => {
-      await loadProject(tx, input.project_id, true);
+      await loadProject(tx, ctx, input.project_id, true);
       const [row] = await tx
         .select()
         .from(haiProposals)
@@ -57,7 +69,9 @@ export const hai_accept_next_step = defineTool({
             `Project ${input.project_id} has no proposal waiting for acceptance`,
             {
               details: { project_id: input.project_id, proposal_version: input.proposal_version },
-              hint: 'Propose a next step with hai_propose_next_step, show it to the owner, then accept it.',
+              hint: sentence(
+                `${use(ctx, 'hai_propose_next_step', 'propose a next step')}, show it to the owner, then accept it`,
+              ),
             },
           );
         }
@@ -66,21 +80,25 @@ export const hai_accept_next_step = defineTool({
           `Proposal ${input.proposal_version} is not the one waiting; version ${pending.version} is`,
           {
             details: { proposal_version: input.proposal_version, pending_version: pending.version },
-            hint: 'Read it with hai_get_next_step, show it to the owner, and accept that version with their approval.',
+            hint: sentence(
+              `${use(ctx, 'hai_get_next_step', 'read it')}, show it to the owner, and accept that version with their approval`,
+            ),
           },
         );
       }
-      const [text] = await tx
-        .select()
-        .from(haiArtifacts)
-        .where(
-          and(
-            eq(haiArtifacts.projectId, input.project_id),
-            eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
-            eq(haiArtifacts.version, row.version),
+      const text = one(
+        await tx
+          .select({ content: haiArtifacts.content, sha256: haiArtifacts.sha256 })
+          .from(haiArtifacts)
+          .where(
+            and(
+              eq(haiArtifacts.projectId, input.project_id),
+              eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+              eq(haiArtifacts.version, row.version),
+            ),
           ),
-        );
-      if (text === undefined) throw new Error('proposal text missing');
+        `text of proposal ${row.version}`,
+      );
       const version = await writeArtifact(
         tx,
         ctx,

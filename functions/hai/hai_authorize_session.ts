@@ -2,18 +2,12 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { one, ToolError } from '../../src/contract/errors.ts';
 import { haiLeases } from '../../src/db/schema/hai.ts';
-import {
-  cacheLease,
-  deviceIdInput,
-  leaseView,
-  loadContract,
-  loadMission,
-  missionIdInput,
-  requireActive,
-  requireDevice,
-} from './_shared.ts';
+import { MAX_SESSIONS } from './_contracts.ts';
+import { cacheLease, leaseOutput, leaseView } from './_leases.ts';
+import { loadContract, loadMission, missionIdInput, requireActive } from './_missions.ts';
+import { deviceIdInput, requireDevice } from './_projects.ts';
 
 const DEFAULT_TTL_S = 1800;
 
@@ -46,11 +40,24 @@ export const hai_authorize_session = defineTool({
       .optional()
       .describe(`Lease lifetime in seconds (default ${DEFAULT_TTL_S}); never past the contract’s expiry`),
   },
+  output: z.object({
+    lease: leaseOutput,
+    live_sessions: z
+      .int()
+      .min(1)
+      .max(MAX_SESSIONS)
+      .describe('Live sessions of the mission, this one included'),
+    max_sessions: z.int().min(1).max(MAX_SESSIONS).describe('The contract’s cap on live sessions'),
+    created: z.boolean().describe('false when your live lease for this session was returned'),
+  }),
   mutates: 'write',
   // A live lease for the same session is returned from Postgres, and an expired one must give way to a new
   // lease: so the request layer never replays a stored result, it only makes a concurrent duplicate wait.
-  idempotencyKey: (input) =>
-    `${input.mission_id}:${input.contract_version}:${input.device_id ?? ''}:${input.harness_id ?? ''}`,
+  idempotencyKey: {
+    describe: 'mission_id + contract_version + device_id + harness_id',
+    of: (input) =>
+      `${input.mission_id}:${input.contract_version}:${input.device_id ?? ''}:${input.harness_id ?? ''}`,
+  },
   setSemantics: true,
   async run({ ctx, input }) {
     const result = await ctx.db.transaction(async (tx) => {
@@ -58,7 +65,7 @@ export const hai_authorize_session = defineTool({
       const mission = await loadMission(tx, input.mission_id, 'update');
       const now = ctx.now();
       const contract = await loadContract(tx, mission.id, mission.currentVersion);
-      requireActive(mission, contract, now);
+      requireActive(ctx, mission, contract, now);
       if (input.contract_version !== mission.currentVersion) {
         throw new ToolError(
           'contract_version_mismatch',
@@ -72,7 +79,7 @@ export const hai_authorize_session = defineTool({
           },
         );
       }
-      await requireDevice(tx, mission.projectId, input.device_id);
+      await requireDevice(tx, ctx, mission.projectId, input.device_id);
       const live = await tx
         .select()
         .from(haiLeases)
@@ -108,7 +115,7 @@ export const hai_authorize_session = defineTool({
       }
       const ttlMs = (input.ttl_seconds ?? DEFAULT_TTL_S) * 1000;
       const expiresAt = new Date(Math.min(now.getTime() + ttlMs, contract.expiresAt.getTime()));
-      const [lease] = await tx
+      const inserted = await tx
         .insert(haiLeases)
         .values({
           id: crypto.randomUUID(),
@@ -122,8 +129,12 @@ export const hai_authorize_session = defineTool({
           expiresAt,
         })
         .returning();
-      if (lease === undefined) throw new Error('lease insert returned no row');
-      return { lease, created: true, live: live.length + 1, max: contract.maxSessions };
+      return {
+        lease: one(inserted, 'lease insert'),
+        created: true,
+        live: live.length + 1,
+        max: contract.maxSessions,
+      };
     });
     await cacheLease(ctx, result.lease);
     return ok(

@@ -2,9 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
-import { deviceIdInput, projectIdInput, writtenOrExisting } from './_shared.ts';
+import { deviceIdInput, projectIdInput } from './_projects.ts';
+import { writtenOrExisting } from './_writes.ts';
 
 export const hai_bind_project = defineTool({
   name: 'hai_bind_project',
@@ -31,15 +32,29 @@ export const hai_bind_project = defineTool({
       .optional()
       .describe('Human title of the project, set when it is first bound'),
   },
+  output: z.object({
+    project_id: z.string().describe('The project bound'),
+    project_created: z.boolean().describe('Whether this call registered the project'),
+    mount: z
+      .object({
+        device_id: z.string(),
+        mount_path: z.string(),
+        bound_by: z.string().describe('The agent that bound it'),
+        bound_at: z.iso.datetime(),
+      })
+      .describe('The mount on this device as it now stands'),
+    changed: z.boolean().describe('false when the device was already bound at this path'),
+  }),
   mutates: 'write',
   ownerGate: true,
-  idempotencyKey: (input) => `${input.project_id}:${input.device_id}:${input.mount_path}`,
+  idempotencyKey: {
+    describe: 'project_id + device_id + mount_path',
+    of: (input) => `${input.project_id}:${input.device_id}:${input.mount_path}`,
+  },
+  precheck: (input) => {
+    if (input.mount_path.includes('\0')) throw invalidArg('mount_path', 'contains NUL');
+  },
   async run({ ctx, input, gate }) {
-    if (input.mount_path.includes('\0')) {
-      throw new ToolError('invalid_args', 'mount_path contains NUL', {
-        details: { issues: [{ path: 'mount_path', message: 'contains NUL' }] },
-      });
-    }
     const now = ctx.now();
     return ctx.db.transaction(async (tx) => {
       const created = await tx

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { haiActivityChecks } from '../../src/db/schema/hai.ts';
-import { leaseIdInput, normaliseActivity, scopeOf, writeUnderLease, writtenOrExisting } from './_shared.ts';
+import { normaliseActivity, scopeOf } from './_contracts.ts';
+import { leaseIdInput, writeUnderLease } from './_leases.ts';
+import { writtenOrExisting } from './_writes.ts';
 
 export const hai_check_activity = defineTool({
   name: 'hai_check_activity',
@@ -22,8 +24,21 @@ export const hai_check_activity = defineTool({
       .max(200)
       .describe('The activity label you are about to do, e.g. "research:case-law" or "drafting:ruling"'),
   },
+  output: z.object({
+    activity: z.string().describe('The activity as checked (lower case, single spaces)'),
+    in_scope: z.boolean().describe('Whether the contract allows it; false means: do not do it'),
+    matched: z.string().nullable().describe('The contract label that decided, or null when none matches'),
+    rule: z
+      .enum(['out_of_scope', 'in_scope', 'not_listed'])
+      .describe('Which list decided: out_of_scope (checked first), in_scope, or neither'),
+    contract_version: z.int().min(1).describe('The contract version of your lease'),
+    checked_at: z.iso.datetime().describe('When this activity was first checked under this lease'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.lease_id}:${normaliseActivity(input.activity)}`,
+  idempotencyKey: {
+    describe: 'lease_id + activity (normalised)',
+    of: (input) => `${input.lease_id}:${normaliseActivity(input.activity)}`,
+  },
   async run({ ctx, input }) {
     const activity = normaliseActivity(input.activity);
     return writeUnderLease(ctx, input.lease_id, async (tx, { lease, contract }) => {

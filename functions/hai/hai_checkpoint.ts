@@ -2,17 +2,21 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { haiCheckpoints } from '../../src/db/schema/hai.ts';
 import {
+  artifactVersionsOutput,
   confineArtifactName,
   isFreelyWritable,
   latestVersions,
-  loadProject,
-  projectIdInput,
   writeArtifactIfChanged,
-} from './_shared.ts';
+} from './_artifacts.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+import { sentence, use, whoDoes } from './_roles.ts';
+
+/** How many artifacts one checkpoint may write. */
+const MAX_WRITES = 10;
 
 export const hai_checkpoint = defineTool({
   name: 'hai_checkpoint',
@@ -39,38 +43,56 @@ export const hai_checkpoint = defineTool({
           content: z.string().max(100_000).describe('The full new text of the artifact (Markdown)'),
         }),
       )
-      .max(10)
+      .max(MAX_WRITES)
       .optional()
       .describe(
         'Artifacts to write at this checkpoint (full text each; unchanged text writes no new version)',
       ),
   },
+  output: z.object({
+    checkpoint: z.object({
+      id: z.uuid().describe('The checkpoint id'),
+      label: z.string().describe('Its label, unique in the project'),
+      written: z
+        .array(z.string())
+        .max(MAX_WRITES)
+        .describe('The artifacts it wrote a new version of (unchanged text writes none)'),
+      artifacts: artifactVersionsOutput.describe('Every artifact of the project → its version at this point'),
+      created_at: z.iso.datetime().describe('When it was recorded'),
+    }),
+    created: z.boolean().describe('false when this checkpoint was already recorded and was returned'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id}:${input.label}`,
+  idempotencyKey: { describe: 'project_id + label', of: (input) => `${input.project_id}:${input.label}` },
   async run({ ctx, input }) {
     const writes = (input.artifacts ?? []).map((a) => ({
       name: confineArtifactName(a.name),
       content: a.content,
     }));
-    for (const w of writes) {
+    for (const [i, w] of writes.entries()) {
       if (!isFreelyWritable(w.name)) {
-        throw new ToolError('invalid_args', `${w.name} is written only through the next-step proposal`, {
-          details: {
-            issues: [{ path: 'artifacts', message: `${w.name} cannot be written by a checkpoint` }],
-          },
-          hint: 'Use hai_propose_next_step; the owner accepts it with hai_accept_next_step.',
-        });
+        throw invalidArg(
+          `artifacts.${i}.name`,
+          `${w.name} is written only through the next-step proposal, not by a checkpoint`,
+          sentence(
+            `${use(ctx, 'hai_propose_next_step', 'propose it')}; ${
+              ctx.holds('hai_accept_next_step')
+                ? 'accept it with hai_accept_next_step once the owner approved'
+                : `${whoDoes('hai_accept_next_step')} accepts it with the owner’s approval`
+            }`,
+          ),
+        );
       }
     }
-    if (new Set(writes.map((w) => w.name)).size !== writes.length) {
-      throw new ToolError('invalid_args', 'An artifact is named twice', {
-        details: { issues: [{ path: 'artifacts', message: 'duplicate artifact name' }] },
-      });
+    const seen = new Set<string>();
+    for (const [i, w] of writes.entries()) {
+      if (seen.has(w.name)) throw invalidArg(`artifacts.${i}.name`, `${w.name} is named twice`);
+      seen.add(w.name);
     }
     const argsSha256 = sha256Hex(stableStringify({ summary: input.summary, artifacts: writes }));
     const hashes = writes.map((w) => sha256Hex(w.content));
     return ctx.db.transaction(async (tx) => {
-      await loadProject(tx, input.project_id, true);
+      await loadProject(tx, ctx, input.project_id, true);
       const [existing] = await tx
         .select()
         .from(haiCheckpoints)

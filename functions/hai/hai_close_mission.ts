@@ -4,16 +4,10 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { haiEvidence } from '../../src/db/schema/hai.ts';
-import {
-  deviceIdInput,
-  loadContract,
-  loadMission,
-  missionIdInput,
-  missionView,
-  requireDevice,
-  revokeSessions,
-  uncacheLeases,
-} from './_shared.ts';
+import { endedLeasesOutput, revokeSessions, uncacheLeases } from './_leases.ts';
+import { loadContract, loadMission, missionIdInput, missionOutput, missionView } from './_missions.ts';
+import { deviceIdInput, requireDevice } from './_projects.ts';
+import { sentence, use } from './_roles.ts';
 
 export const hai_close_mission = defineTool({
   name: 'hai_close_mission',
@@ -32,13 +26,19 @@ export const hai_close_mission = defineTool({
     summary: z.string().trim().min(1).max(5000).optional().describe('What was achieved or why it stops'),
     device_id: deviceIdInput.optional(),
   },
+  output: z.object({
+    mission: missionOutput,
+    revoked_leases: endedLeasesOutput,
+    created: z.boolean().describe('false when the mission was already closed this way and was returned'),
+  }),
   mutates: 'destructive',
   ownerGate: (input) => input.outcome === 'abandoned',
-  idempotencyKey: (input) => `${input.mission_id}:${input.outcome}`,
+  idempotencyKey: { describe: 'mission_id + outcome', of: (input) => `${input.mission_id}:${input.outcome}` },
   async run({ ctx, input, gate }) {
     const result = await ctx.db.transaction(async (tx) => {
       const mission = await loadMission(tx, input.mission_id, 'update');
-      if (mission.state === input.outcome) return { mission, revoked: [] as string[], created: false };
+      if (mission.state === input.outcome)
+        return { mission, revoked: [] as string[], ended: [] as string[], created: false };
       if (mission.state !== 'active') {
         throw new ToolError(
           'mission_not_active',
@@ -48,7 +48,7 @@ export const hai_close_mission = defineTool({
           },
         );
       }
-      await requireDevice(tx, mission.projectId, input.device_id);
+      await requireDevice(tx, ctx, mission.projectId, input.device_id);
       if (input.outcome === 'completed') {
         const contract = await loadContract(tx, mission.id, mission.currentVersion);
         const passing = await tx
@@ -73,12 +73,18 @@ export const hai_close_mission = defineTool({
                 contract_version: contract.version,
                 criteria_without_evidence: missing.map((c) => ({ id: c.id, verification: c.verification })),
               },
-              hint: 'Record passing evidence with hai_proof for each listed criterion, then close again.',
+              hint: sentence(
+                `${use(ctx, 'hai_proof', 'record passing evidence for each listed criterion', ' (under a session lease)')}, then close again`,
+              ),
             },
           );
         }
       }
-      const { mission: closed, revoked } = await revokeSessions(
+      const {
+        mission: closed,
+        revoked,
+        ended,
+      } = await revokeSessions(
         tx,
         ctx,
         mission,
@@ -91,13 +97,13 @@ export const hai_close_mission = defineTool({
         },
         `mission ${input.outcome}`,
       );
-      return { mission: closed, revoked, created: true };
+      return { mission: closed, revoked, ended, created: true };
     });
     await uncacheLeases(ctx, result.revoked);
     return ok(
-      { mission: missionView(result.mission), revoked_leases: result.revoked, created: result.created },
+      { mission: missionView(result.mission), revoked_leases: result.ended, created: result.created },
       result.created
-        ? `Mission ${result.mission.name} ${input.outcome}; ${result.revoked.length} lease(s) revoked`
+        ? `Mission ${result.mission.name} ${input.outcome}; ${result.ended.length} live lease(s) revoked`
         : `Mission ${result.mission.name} was already ${input.outcome}`,
     );
   },

@@ -1,6 +1,10 @@
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { contractView, leaseIdInput, loadContract, readLease } from './_shared.ts';
+import { missionStates } from '../../src/db/schema/hai.ts';
+import { contractOutput, contractView } from './_contracts.ts';
+import { leaseIdInput, readLease } from './_leases.ts';
+import { loadContract } from './_missions.ts';
 
 export const hai_get_contract = defineTool({
   name: 'hai_get_contract',
@@ -11,6 +15,20 @@ export const hai_get_contract = defineTool({
     'changed or the mission closed (authorize again on the new version), lease_expired when its time is up. ' +
     'Read-only; call it at the start of every session and after any lease error.',
   input: { lease_id: leaseIdInput },
+  output: z.object({
+    mission: z.object({
+      id: z.uuid().describe('The mission id'),
+      name: z.string().describe('Its short unique name'),
+      title: z.string().describe('What the mission is, for people'),
+      project_id: z.string().nullable().describe('The project it works on (proof then needs a bound device)'),
+      state: z.enum(missionStates).describe('Always active here: a closed mission revokes its leases'),
+    }),
+    contract: contractOutput,
+    lease: z.object({
+      lease_id: z.uuid().describe('Your lease'),
+      expires_at: z.iso.datetime().describe('When it expires'),
+    }),
+  }),
   mutates: false,
   async run({ ctx, input }) {
     const { lease, mission } = await readLease(ctx, input.lease_id);

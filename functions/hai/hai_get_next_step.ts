@@ -1,8 +1,10 @@
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { latestArtifact, loadProject, projectIdInput, proposalText } from './_shared.ts';
+import { latestArtifact, proposalText } from './_artifacts.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
 
 export const hai_get_next_step = defineTool({
   name: 'hai_get_next_step',
@@ -12,9 +14,30 @@ export const hai_get_next_step = defineTool({
     'proposal) and the proposal waiting for acceptance, if any (NEXT_STEP.proposed.md, with its version, ' +
     'which hai_accept_next_step takes). Status "empty" when neither exists. Read-only.',
   input: { project_id: projectIdInput },
+  output: z.object({
+    project_id: z.string().describe('The project'),
+    next_step: z
+      .object({
+        version: z.int().min(1).describe('The version of NEXT_STEP.md'),
+        content: z.string().describe('Its text (Markdown)'),
+        written_by: z.string().describe('The agent that accepted it'),
+        written_at: z.iso.datetime().describe('When it was accepted'),
+      })
+      .nullable()
+      .describe('The canonical next step (NEXT_STEP.md), or null before any was accepted'),
+    pending_proposal: z
+      .object({
+        proposal_version: z.int().min(1).describe('The version hai_accept_next_step takes'),
+        content: z.string().describe('The proposed text (Markdown)'),
+        proposed_by: z.string().describe('The agent that proposed it'),
+        proposed_at: z.iso.datetime().describe('When it was proposed'),
+      })
+      .nullable()
+      .describe('The proposal waiting for the owner, or null'),
+  }),
   mutates: false,
   async run({ ctx, input }) {
-    await loadProject(ctx.db, input.project_id);
+    await loadProject(ctx.db, ctx, input.project_id);
     const canonical = await latestArtifact(ctx.db, input.project_id, 'NEXT_STEP.md');
     const [pending] = await ctx.db
       .select({ proposal: haiProposals, artifact: haiArtifacts })

@@ -1,8 +1,22 @@
 import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { haiInbox, haiLanes, haiMissions, haiProjects } from '../../src/db/schema/hai.ts';
-import { liveLeaseCount, storeHealth } from './_state.ts';
+import { healthOutput, liveLeaseCount, storeHealth } from './_state.ts';
+
+const count = z.int().min(0);
+
+const countsOutput = z
+  .object({
+    projects: count,
+    active_missions: count,
+    live_leases: count.describe('Session leases neither expired nor revoked'),
+    active_lanes: count.describe('Active focus lanes over all projects'),
+    inbox_items: count.describe('Parked ideas over all projects'),
+  })
+  .nullable()
+  .describe('The size of the governance state; null when the database does not answer');
 
 export const hai_health = defineTool({
   name: 'hai_health',
@@ -13,13 +27,15 @@ export const hai_health = defineTool({
     'and inbox items. Read-only and ' +
     'cheap; use hai_status for the details of projects and missions.',
   input: {},
+  output: healthOutput.extend({
+    healthy: z.boolean().describe('Both stores answer'),
+    counts: countsOutput,
+    checked_at: z.iso.datetime().describe('When this was checked'),
+  }),
   mutates: false,
   async run({ ctx }) {
     const health = await storeHealth(ctx);
-    let counts: Record<
-      'projects' | 'active_missions' | 'live_leases' | 'active_lanes' | 'inbox_items',
-      number
-    > | null = null;
+    let counts: z.input<typeof countsOutput> = null;
     if (health.database === 'up') {
       const n = sql<number>`count(*)::int`;
       const [[projects], [missions], leases, [lanes], [inbox]] = await Promise.all([

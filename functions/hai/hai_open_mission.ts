@@ -6,15 +6,15 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { haiMissions } from '../../src/db/schema/hai.ts';
 import {
   contractInput,
+  contractOutput,
   contractView,
-  loadContract,
-  loadProject,
-  missionView,
-  projectIdInput,
   termsHash,
   validContract,
   writeContract,
-} from './_shared.ts';
+} from './_contracts.ts';
+import { loadContract, missionOutput, missionView } from './_missions.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+import { sentence, use } from './_roles.ts';
 
 export const hai_open_mission = defineTool({
   name: 'hai_open_mission',
@@ -37,14 +37,22 @@ export const hai_open_mission = defineTool({
       .describe('The project the mission works on; then sessions, proof and close need a bound device_id'),
     ...contractInput,
   },
+  output: z.object({
+    mission: missionOutput,
+    contract: contractOutput.describe('The contract in force (v1 when just opened)'),
+    created: z.boolean().describe('false when the mission already existed with these terms and was returned'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id ?? '*'}:${input.name}`,
+  idempotencyKey: {
+    describe: 'project_id (or none) + name',
+    of: (input) => `${input.project_id ?? '*'}:${input.name}`,
+  },
   async run({ ctx, input }) {
     const now = ctx.now();
     const terms = validContract(input, now);
     const scopeKey = input.project_id ?? '*';
     const termsSha256 = termsHash(terms);
-    if (input.project_id !== undefined) await loadProject(ctx.db, input.project_id);
+    if (input.project_id !== undefined) await loadProject(ctx.db, ctx, input.project_id);
     return ctx.db.transaction(async (tx) => {
       const [same] = await tx
         .select()
@@ -58,7 +66,9 @@ export const hai_open_mission = defineTool({
             `Mission "${input.name}" already exists with other terms`,
             {
               details: { key: `${scopeKey}:${input.name}`, mission_id: same.id },
-              hint: 'Use a new name for a new mission; change a mission’s contract with hai_recontract.',
+              hint: sentence(
+                `use a new name for a new mission; ${use(ctx, 'hai_recontract', 'change a mission’s contract')}`,
+              ),
             },
           );
         }
@@ -103,7 +113,9 @@ export const hai_open_mission = defineTool({
               active_mission_id: active?.id ?? null,
               active_mission_name: active?.name ?? null,
             },
-            hint: 'Close the active mission with hai_close_mission (or recontract it) before opening another.',
+            hint: sentence(
+              `${use(ctx, 'hai_close_mission', 'close the active mission')} (or recontract it) before opening another`,
+            ),
           },
         );
       }

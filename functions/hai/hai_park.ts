@@ -4,7 +4,8 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, writtenOrExisting } from './_shared.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+import { writtenOrExisting } from './_writes.ts';
 
 export const hai_park = defineTool({
   name: 'hai_park',
@@ -29,10 +30,21 @@ export const hai_park = defineTool({
       .optional()
       .describe('Where it came from (owner, hearing, document...)'),
   },
+  output: z.object({
+    item: z.object({
+      id: z.uuid().describe('The inbox item id'),
+      project_id: z.string(),
+      text: z.string(),
+      source: z.string().nullable().describe('Where it came from, if given'),
+      parked_by: z.string().describe('The agent that parked it first'),
+      parked_at: z.iso.datetime(),
+    }),
+    created: z.boolean().describe('false when the same text was already in the inbox'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id}:${input.text}`,
+  idempotencyKey: { describe: 'project_id + text', of: (input) => `${input.project_id}:${input.text}` },
   async run({ ctx, input }) {
-    await loadProject(ctx.db, input.project_id);
+    await loadProject(ctx.db, ctx, input.project_id);
     const textSha256 = sha256Hex(input.text);
     const { row, written } = await writtenOrExisting(
       ctx.db

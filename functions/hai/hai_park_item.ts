@@ -4,7 +4,8 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { haiParkedItems } from '../../src/db/schema/hai.ts';
-import { loadMission, missionIdInput, requireActive, writtenOrExisting } from './_shared.ts';
+import { loadMission, missionIdInput, requireActive } from './_missions.ts';
+import { writtenOrExisting } from './_writes.ts';
 
 export const hai_park_item = defineTool({
   name: 'hai_park_item',
@@ -24,11 +25,23 @@ export const hai_park_item = defineTool({
       .max(2000)
       .describe('Why it is parked (required), e.g. "out of scope: the plan is not in the contract"'),
   },
+  output: z.object({
+    parked: z.object({
+      id: z.uuid().describe('The parked item id'),
+      mission_id: z.uuid(),
+      item: z.string(),
+      rationale: z.string().describe('Why it was parked (the first rationale given)'),
+      parked_by: z.string().describe('The agent that parked it first'),
+      parked_at: z.iso.datetime(),
+      execution_right: z.literal(false).describe('Always false: parking authorizes nothing'),
+    }),
+    created: z.boolean().describe('false when the same item was already parked'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.mission_id}:${input.item}`,
+  idempotencyKey: { describe: 'mission_id + item', of: (input) => `${input.mission_id}:${input.item}` },
   async run({ ctx, input }) {
     const mission = await loadMission(ctx.db, input.mission_id);
-    requireActive(mission);
+    requireActive(ctx, mission);
     const itemSha256 = sha256Hex(input.item);
     const { row, written } = await writtenOrExisting(
       ctx.db
@@ -60,7 +73,7 @@ export const hai_park_item = defineTool({
           rationale: row.rationale,
           parked_by: row.parkedBy,
           parked_at: row.parkedAt.toISOString(),
-          execution_right: false,
+          execution_right: false as const,
         },
         created: written,
       },

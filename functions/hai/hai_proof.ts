@@ -5,7 +5,9 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
-import { deviceIdInput, leaseIdInput, requireDevice, writeUnderLease, writtenOrExisting } from './_shared.ts';
+import { leaseIdInput, writeUnderLease } from './_leases.ts';
+import { deviceIdInput, requireDevice } from './_projects.ts';
+import { writtenOrExisting } from './_writes.ts';
 
 export const hai_proof = defineTool({
   name: 'hai_proof',
@@ -40,9 +42,27 @@ export const hai_proof = defineTool({
       .describe('Where the evidence is: document and page, test run, artifact version, quote'),
     device_id: deviceIdInput.optional(),
   },
+  output: z.object({
+    proof: z.object({
+      id: z.uuid().describe('The evidence record id'),
+      mission_id: z.uuid(),
+      contract_version: z.int().min(1).describe('The contract version it counts for'),
+      criterion_id: z.string(),
+      result: z.enum(proofResults),
+      checked: z.string().describe('What was checked and how'),
+      evidence: z.string().nullable().describe('Where the evidence is, if given'),
+      device_id: z.string().nullable().describe('The device it was recorded from'),
+      recorded_by: z.string().describe('The agent that checked'),
+      recorded_at: z.iso.datetime(),
+    }),
+    created: z.boolean().describe('false when the same proof was already recorded under this lease'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) =>
-    `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
+  idempotencyKey: {
+    describe: 'lease_id + criterion_id + result + checked + evidence + device_id',
+    of: (input) =>
+      `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
+  },
   async run({ ctx, input }) {
     const proofSha256 = sha256Hex(
       stableStringify([
@@ -61,11 +81,11 @@ export const hai_proof = defineTool({
           `Contract v${contract.version} has no criterion "${input.criterion_id}"`,
           {
             details: { criterion_id: input.criterion_id, criteria: contract.criteria.map((c) => c.id) },
-            hint: 'Use one of the criterion ids listed in details (hai_get_contract shows them).',
+            hint: `Use one of the criterion ids listed in details${ctx.holds('hai_get_contract') ? ' (hai_get_contract shows them)' : ''}.`,
           },
         );
       }
-      await requireDevice(tx, mission.projectId, input.device_id);
+      await requireDevice(tx, ctx, mission.projectId, input.device_id);
       const { row, written } = await writtenOrExisting(
         tx
           .insert(haiEvidence)

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
-import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput, proposalText, writeArtifact } from './_shared.ts';
+import { haiArtifacts, haiProposals, proposalStates } from '../../src/db/schema/hai.ts';
+import { proposalText, writeArtifact } from './_artifacts.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
 
 export const hai_propose_next_step = defineTool({
   name: 'hai_propose_next_step',
@@ -23,12 +24,21 @@ export const hai_propose_next_step = defineTool({
       .max(100_000)
       .describe('The proposed next step as Markdown: what to do, why, and how it will be checked'),
   },
+  output: z.object({
+    proposal_version: z
+      .int()
+      .min(1)
+      .describe('The version to hand to the owner (hai_accept_next_step takes it)'),
+    state: z.enum(proposalStates).describe('pending, or what became of an earlier proposal of this text'),
+    superseded: z.int().min(1).nullable().describe('The pending proposal this one replaced, if any'),
+    created: z.boolean().describe('false when this text already was the latest proposal'),
+  }),
   mutates: 'write',
-  idempotencyKey: (input) => `${input.project_id}:${input.content}`,
+  idempotencyKey: { describe: 'project_id + content', of: (input) => `${input.project_id}:${input.content}` },
   async run({ ctx, input }) {
     const sha = sha256Hex(input.content);
     return ctx.db.transaction(async (tx) => {
-      await loadProject(tx, input.project_id, true);
+      await loadProject(tx, ctx, input.project_id, true);
       const [latest] = await tx
         .select({ proposal: haiProposals, sha256: haiArtifacts.sha256 })
         .from(haiProposals)

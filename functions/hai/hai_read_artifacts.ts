@@ -2,9 +2,14 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg } from '../../src/contract/errors.ts';
 import { haiArtifacts } from '../../src/db/schema/hai.ts';
-import { confineArtifactName, latestVersions, loadProject, projectIdInput } from './_shared.ts';
+import { confineArtifactName, latestVersions } from './_artifacts.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+
+/** How many names one call reads, and how many artifacts the index shows. */
+const MAX_NAMES = 20;
+const INDEX_SHOWN = 200;
 
 export const hai_read_artifacts = defineTool({
   name: 'hai_read_artifacts',
@@ -20,7 +25,7 @@ export const hai_read_artifacts = defineTool({
     names: z
       .array(z.string().min(1).max(300))
       .min(1)
-      .max(20)
+      .max(MAX_NAMES)
       .optional()
       .describe('Artifact names to read, e.g. ["PROJECT_STATE.md", "BRIEFING.md"]; omit for the index'),
     version: z
@@ -30,22 +35,55 @@ export const hai_read_artifacts = defineTool({
       .optional()
       .describe('A specific version; only with exactly one name (default: the latest)'),
   },
+  output: z.object({
+    project_id: z.string().describe('The project'),
+    artifacts: z
+      .array(
+        z.object({
+          name: z.string(),
+          version: z.int().min(1).describe('The version read, or in the index the latest'),
+          content: z.string().optional().describe('The text (Markdown); absent in the index'),
+          sha256: z.string().optional().describe('SHA-256 of the text; absent in the index'),
+          written_by: z
+            .string()
+            .optional()
+            .describe('The agent that wrote this version; absent in the index'),
+          written_at: z.iso.datetime().optional().describe('When it was written; absent in the index'),
+        }),
+      )
+      .max(INDEX_SHOWN)
+      .describe(
+        `With names: the ones that exist, in the order asked. Without: the index by name (the first ${INDEX_SHOWN})`,
+      ),
+    missing: z
+      .array(z.string())
+      .max(MAX_NAMES)
+      .optional()
+      .describe('With names: the names that have no version (yet)'),
+    truncated: z
+      .boolean()
+      .optional()
+      .describe(
+        `Index only: true when the project has more than ${INDEX_SHOWN} artifacts (read the rest by name)`,
+      ),
+  }),
   mutates: false,
   async run({ ctx, input }) {
     const names = input.names?.map(confineArtifactName);
     if (input.version !== undefined && names?.length !== 1) {
-      throw new ToolError('invalid_args', 'version needs exactly one name', {
-        details: { issues: [{ path: 'version', message: 'give exactly one name with a version' }] },
-      });
+      throw invalidArg('version', 'give exactly one name with a version');
     }
-    await loadProject(ctx.db, input.project_id);
+    await loadProject(ctx.db, ctx, input.project_id);
     if (names === undefined) {
-      const items = Object.entries(await latestVersions(ctx.db, input.project_id))
+      const all = Object.entries(await latestVersions(ctx.db, input.project_id))
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([name, version]) => ({ name, version }));
-      return items.length === 0
-        ? empty({ project_id: input.project_id, artifacts: [] }, 'The project has no artifacts yet')
-        : ok({ project_id: input.project_id, artifacts: items });
+      const index = {
+        project_id: input.project_id,
+        artifacts: all.slice(0, INDEX_SHOWN),
+        truncated: all.length > INDEX_SHOWN,
+      };
+      return all.length === 0 ? empty(index, 'The project has no artifacts yet') : ok(index);
     }
     const rows = await ctx.db
       .select()

@@ -1,21 +1,24 @@
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import {
   contractInput,
+  contractOutput,
   contractView,
+  termsHash,
+  validContract,
+  writeContract,
+} from './_contracts.ts';
+import { endedLeasesOutput, revokeSessions, uncacheLeases } from './_leases.ts';
+import {
   loadContract,
   loadMission,
   missionIdInput,
+  missionOutput,
   missionView,
   requireActive,
-  revokeSessions,
-  termsHash,
-  uncacheLeases,
-  validContract,
-  writeContract,
-} from './_shared.ts';
+} from './_missions.ts';
 
 export const hai_recontract = defineTool({
   name: 'hai_recontract',
@@ -46,22 +49,32 @@ export const hai_recontract = defineTool({
       .optional()
       .describe('With break_glass: the incident reference or marker that justifies it (recorded)'),
   },
+  output: z.object({
+    mission: missionOutput,
+    contract: contractOutput.describe('The version this call wrote (or, on a retry, had written)'),
+    revoked_leases: endedLeasesOutput,
+    created: z.boolean().describe('false when this version was already written by the same call'),
+  }),
   mutates: 'destructive',
   // Without break-glass this is the owner's decision; break-glass replaces the gate by a recorded marker.
   ownerGate: (input) => input.break_glass !== true,
-  idempotencyKey: (input) => `${input.mission_id}:${input.expected_version}`,
-  async run({ ctx, input, gate }) {
+  idempotencyKey: {
+    describe: 'mission_id + expected_version',
+    of: (input) => `${input.mission_id}:${input.expected_version}`,
+  },
+  precheck: (input) => {
     if (input.break_glass !== true && input.break_glass_marker !== undefined) {
-      throw new ToolError('invalid_args', 'break_glass_marker is only meaningful with break_glass: true', {
-        details: { issues: [{ path: 'break_glass_marker', message: 'given without break_glass: true' }] },
-      });
+      throw invalidArg('break_glass_marker', 'given without break_glass: true');
     }
     if (input.break_glass === true && input.break_glass_marker === undefined) {
-      throw new ToolError('invalid_args', 'break_glass needs a break_glass_marker', {
-        details: { issues: [{ path: 'break_glass_marker', message: 'required with break_glass: true' }] },
-        hint: 'Give the incident reference as break_glass_marker, or drop break_glass and get the owner’s acknowledgement.',
-      });
+      throw invalidArg(
+        'break_glass_marker',
+        'required with break_glass: true',
+        'Give the incident reference as break_glass_marker, or drop break_glass and get the owner’s acknowledgement.',
+      );
     }
+  },
+  async run({ ctx, input, gate }) {
     const now = ctx.now();
     const terms = validContract(input, now);
     const termsSha256 = termsHash(terms);
@@ -75,10 +88,16 @@ export const hai_recontract = defineTool({
           written.termsSha256 === termsSha256 &&
           written.breakGlassMarker === (input.break_glass_marker ?? null)
         ) {
-          return { mission, contract: written, revoked: [] as string[], created: false };
+          return {
+            mission,
+            contract: written,
+            revoked: [] as string[],
+            ended: [] as string[],
+            created: false,
+          };
         }
       }
-      requireActive(mission);
+      requireActive(ctx, mission);
       if (mission.currentVersion !== input.expected_version) {
         throw new ToolError(
           'contract_version_mismatch',
@@ -102,25 +121,23 @@ export const hai_recontract = defineTool({
         breakGlass: input.break_glass === true,
         breakGlassMarker: input.break_glass_marker ?? null,
       });
-      const { mission: updated, revoked } = await revokeSessions(
-        tx,
-        ctx,
-        mission,
-        { currentVersion: next },
-        `recontract to v${next}`,
-      );
-      return { mission: updated, contract, revoked, created: true };
+      const {
+        mission: updated,
+        revoked,
+        ended,
+      } = await revokeSessions(tx, ctx, mission, { currentVersion: next }, `recontract to v${next}`);
+      return { mission: updated, contract, revoked, ended, created: true };
     });
     await uncacheLeases(ctx, result.revoked);
     return ok(
       {
         mission: missionView(result.mission),
         contract: contractView(result.contract),
-        revoked_leases: result.revoked,
+        revoked_leases: result.ended,
         created: result.created,
       },
       result.created
-        ? `Contract v${result.contract.version} in force; ${result.revoked.length} lease(s) revoked`
+        ? `Contract v${result.contract.version} in force; ${result.ended.length} live lease(s) revoked`
         : `Contract v${result.contract.version} was already written`,
     );
   },

@@ -2,12 +2,9 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { one, ToolError } from '../../src/contract/errors.ts';
 import { haiLanes, laneStates } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput } from './_shared.ts';
-
-/** The soft limit of HAI's ACTIVE_CONTEXT. */
-const MAX_ACTIVE_LANES = 2;
+import { loadProject, MAX_ACTIVE_LANES, projectIdInput } from './_projects.ts';
 
 export const hai_set_focus = defineTool({
   name: 'hai_set_focus',
@@ -26,14 +23,31 @@ export const hai_set_focus = defineTool({
     state: z.enum(laneStates).describe('"active" to focus on it, "parked" to set it aside'),
     note: z.string().trim().min(1).max(1000).optional().describe('What this lane is about right now'),
   },
+  output: z.object({
+    lane: z.object({
+      lane: z.string().describe('The lane name'),
+      state: z.enum(laneStates),
+      note: z.string().nullable().describe('What the lane is about right now'),
+      updated_by: z.string().describe('The agent that last changed it'),
+      updated_at: z.iso.datetime(),
+    }),
+    active_lanes: z
+      .array(z.string())
+      .max(MAX_ACTIVE_LANES)
+      .describe('The project’s active lanes after this call, by name'),
+    changed: z.boolean().describe('false when the lane already had this state and note'),
+  }),
   mutates: 'write',
   // Setting a state is idempotent by itself; the key only makes a concurrent duplicate wait.
-  idempotencyKey: (input) => `${input.project_id}:${input.lane}:${input.state}:${input.note ?? ''}`,
+  idempotencyKey: {
+    describe: 'project_id + lane + state + note',
+    of: (input) => `${input.project_id}:${input.lane}:${input.state}:${input.note ?? ''}`,
+  },
   setSemantics: true,
   async run({ ctx, input }) {
     return ctx.db.transaction(async (tx) => {
       // The project row lock serialises lane changes, so two activations cannot both see one free slot.
-      await loadProject(tx, input.project_id, true);
+      await loadProject(tx, ctx, input.project_id, true);
       if (input.state === 'active') {
         const others = await tx
           .select({ lane: haiLanes.lane })
@@ -88,7 +102,7 @@ export const hai_set_focus = defineTool({
         );
       }
       const now = ctx.now();
-      const [lane] = await tx
+      const upserted = await tx
         .insert(haiLanes)
         .values({
           projectId: input.project_id,
@@ -108,7 +122,7 @@ export const hai_set_focus = defineTool({
           },
         })
         .returning();
-      if (lane === undefined) throw new Error('lane upsert returned no row');
+      const lane = one(upserted, 'lane upsert');
       return ok(
         { lane: laneView(lane), active_lanes: await activeLanes(), changed: true },
         `Lane ${lane.lane} is ${lane.state}`,

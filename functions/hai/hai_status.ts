@@ -1,7 +1,18 @@
+import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { loadProject, projectIdInput } from './_shared.ts';
-import { activeMissions, missionSummary, projectSummaries, storeHealth } from './_state.ts';
+import { loadProject, projectIdInput } from './_projects.ts';
+import {
+  activeMissions,
+  healthOutput,
+  MISSIONS_SHOWN,
+  missionSummary,
+  missionSummaryOutput,
+  PROJECTS_SHOWN,
+  projectSummaries,
+  projectSummaryOutput,
+  storeHealth,
+} from './_state.ts';
 
 export const hai_status = defineTool({
   name: 'hai_status',
@@ -13,9 +24,23 @@ export const hai_status = defineTool({
     'sessions; and the health of the database and key-value store. Give project_id to narrow it to one ' +
     'project (missing_project if unknown). Read-only; hai_recover turns this state into next actions.',
   input: { project_id: projectIdInput.optional() },
+  output: z.object({
+    health: healthOutput,
+    projects: z
+      .array(projectSummaryOutput)
+      .max(PROJECTS_SHOWN)
+      .describe(`The project asked for, or the first ${PROJECTS_SHOWN} by id`),
+    projects_truncated: z.boolean().describe('More projects exist than shown (ask for one by project_id)'),
+    active_missions: z
+      .array(missionSummaryOutput)
+      .max(MISSIONS_SHOWN)
+      .describe(`Active missions (of the project), the first ${MISSIONS_SHOWN} by opening time`),
+    active_missions_truncated: z.boolean().describe('More active missions exist than shown'),
+    as_of: z.iso.datetime().describe('When this was read'),
+  }),
   mutates: false,
   async run({ ctx, input }) {
-    if (input.project_id !== undefined) await loadProject(ctx.db, input.project_id);
+    if (input.project_id !== undefined) await loadProject(ctx.db, ctx, input.project_id);
     const [health, projects, missions] = await Promise.all([
       storeHealth(ctx),
       projectSummaries(ctx, input.project_id),
@@ -26,10 +51,11 @@ export const hai_status = defineTool({
         health,
         projects: projects.projects,
         projects_truncated: projects.truncated,
-        active_missions: missions.map(missionSummary),
+        active_missions: missions.missions.map(missionSummary),
+        active_missions_truncated: missions.truncated,
         as_of: ctx.now().toISOString(),
       },
-      `${projects.projects.length} project(s), ${missions.length} active mission(s)`,
+      `${projects.projects.length} project(s), ${missions.missions.length} active mission(s)`,
     );
   },
 });

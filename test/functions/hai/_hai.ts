@@ -3,8 +3,12 @@
 // abandon, proof), a held mission row, and agents with a grant taken away.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { hai_authorize_session } from '../../../functions/hai/hai_authorize_session.ts';
+import type { hai_open_mission } from '../../../functions/hai/hai_open_mission.ts';
+import type { hai_recontract } from '../../../functions/hai/hai_recontract.ts';
 import type { AgentName, AgentRegistry } from '../../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../../src/agents/load_node.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import * as schema from '../../../src/db/schema/hai.ts';
 import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';
@@ -133,11 +137,7 @@ export function contract(clock: Clock, over: Record<string, unknown> = {}) {
   };
 }
 
-export interface MissionData {
-  mission: { id: string; name: string; contract_version: number; state: string; project_id: string | null };
-  contract: { version: number; criteria: typeof criteria; expires_at: string; max_sessions: number };
-  created: boolean;
-}
+export type MissionData = ToolData<typeof hai_open_mission>;
 
 /** The device every fixture project is bound on, and that fixture sessions name. */
 export const DEVICE = 'dev-1';
@@ -171,12 +171,7 @@ export async function openMission(
   );
 }
 
-export interface LeaseData {
-  lease: { lease_id: string; expires_at: string; contract_version: number; epoch: number; agent: string };
-  created: boolean;
-  live_sessions: number;
-  max_sessions: number;
-}
+export type LeaseData = ToolData<typeof hai_authorize_session>;
 
 /** Authorizes a session for `agent` on the mission's current version. */
 export async function authorize(
@@ -202,12 +197,7 @@ export async function lease(
   return expectOk<LeaseData>(await authorize(env, agent, missionId, args)).lease;
 }
 
-export interface RecontractData {
-  mission: { contract_version: number; lease_epoch: number };
-  contract: { version: number; goal: string; break_glass: boolean };
-  revoked_leases: string[];
-  created: boolean;
-}
+export type RecontractData = ToolData<typeof hai_recontract>;
 
 /** Replaces contract v1 (ceo, with the owner's ack) by the default contract plus `over`: every lease is revoked. */
 export async function recontract(
@@ -325,8 +315,8 @@ export async function holdMissionRow(env: HaiEnv, missionId: string): Promise<He
 }
 
 /**
- * The real agents with `tools` taken away from `agent`, and their mentions un-backticked, so the INV-TOOL6
- * check still holds: the permission tests of tools every agent is granted.
+ * The real agents with `tools` taken away from `agent`, and their mentions un-backticked, so the grant
+ * check (no grant without a mention, docs/contract.md "Grants and gates") still holds: the permission tests of tools every agent is granted.
  */
 export async function agentsWithout(agent: AgentName, tools: readonly string[]): Promise<AgentRegistry> {
   const agents = new Map(await loadAgentsFromDir('agents'));

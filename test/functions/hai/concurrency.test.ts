@@ -5,7 +5,17 @@ import { expect, it } from 'vitest';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import { haiEvidence, haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { authorize, contract, forEachStack, gate, LEASE_STACKS, lease, openMission, prove } from './_hai.ts';
+import {
+  authorize,
+  contract,
+  forEachStack,
+  gate,
+  LEASE_STACKS,
+  type LeaseData,
+  lease,
+  openMission,
+  prove,
+} from './_hai.ts';
 
 const agents = ['analyst', 'researcher', 'writer', 'qa'] as const;
 
@@ -38,9 +48,7 @@ forEachStack('hai_authorize_session under concurrency', LEASE_STACKS, (env) => {
       Array.from({ length: 50 }, () => authorize(e, 'analyst', m.mission.id, { harness_id: 'same' })),
     );
     const ids = new Set(
-      results
-        .filter((r) => r.ok)
-        .map((r) => (r.ok ? (r.data as { lease: { lease_id: string } }).lease.lease_id : '')),
+      results.filter((r) => r.ok).map((r) => (r.ok ? (r.data as LeaseData).lease.lease_id : '')),
     );
     expect(ids.size).toBe(1);
     // A duplicate that arrives while the first is running is told to retry; nothing else happens.

@@ -1,7 +1,16 @@
-// One test per row of the governance gate matrix (DESIGN.md §4, seed 002): what each tool may change and
+// One test per row of the governance gate matrix: what each tool may change and
 // the gate that stands in front of it, through the official MCP client.
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_check_activity } from '../../../functions/hai/hai_check_activity.ts';
+import type { hai_get_next_step } from '../../../functions/hai/hai_get_next_step.ts';
+import type { hai_health } from '../../../functions/hai/hai_health.ts';
+import type { hai_park_item } from '../../../functions/hai/hai_park_item.ts';
+import type { hai_proof } from '../../../functions/hai/hai_proof.ts';
+import type { hai_recontract } from '../../../functions/hai/hai_recontract.ts';
+import type { hai_recover } from '../../../functions/hai/hai_recover.ts';
+import type { hai_set_focus } from '../../../functions/hai/hai_set_focus.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
 import * as schema from '../../../src/db/schema/hai.ts';
 import type { Db } from '../../../src/db/types.ts';
@@ -48,9 +57,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
   it('hai_health: no gate, no mutation (any granted agent, no audit row)', async () => {
     const { s } = env();
     const audit = await auditMark(s.db.db);
-    const data = expectOk<{ healthy: boolean; database: string; kv: { status: string; kind: string } }>(
-      await s.call('ceo', 'hai_health', {}),
-    );
+    const data = expectOk<ToolData<typeof hai_health>>(await s.call('ceo', 'hai_health', {}));
     expect(data).toMatchObject({ healthy: true, database: 'up', kv: { status: 'up', kind: env().stack.kv } });
     expect(await audit()).toEqual([]);
   });
@@ -105,7 +112,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     // Re-activating an active lane is no third lane.
     expectOk(await focus('research', 'active'));
     expectOk(await focus('analysis', 'parked'));
-    const now = expectOk<{ active_lanes: string[] }>(await focus('drafting', 'active'));
+    const now = expectOk<ToolData<typeof hai_set_focus>>(await focus('drafting', 'active'));
     expect(now.active_lanes).toEqual(['drafting', 'research']);
   });
 
@@ -142,7 +149,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     expect(await audit()).toMatchObject([
       { tool: 'hai_accept_next_step', ownerAck: true, ownerReason: gate.reason, agent: 'ceo' },
     ]);
-    const next = expectOk<{ next_step: { content: string; version: number } }>(
+    const next = expectOk<ToolData<typeof hai_get_next_step>>(
       await s.call('ceo', 'hai_get_next_step', { project_id: p }),
     );
     expect(next.next_step).toMatchObject({ content: 'Map the claims', version: 1 });
@@ -169,7 +176,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     await lease(e, 'analyst', m.mission.id);
     const audit = await auditMark(e.s.db.db);
     const changed = await tableChanges(e.s.db.db, async () => {
-      const advice = expectOk<{ advice: { kind: string }[] }>(
+      const advice = expectOk<ToolData<typeof hai_recover>>(
         await e.s.call('ceo', 'hai_recover', { project_id: m.mission.project_id }),
       );
       expect(advice.advice.map((a) => a.kind)).toContain('criteria_without_evidence');
@@ -280,7 +287,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     ];
     const changed = await tableChanges(e.s.db.db, async () => {
       for (const [activity, inScope, rule] of cases) {
-        const r = expectOk<{ in_scope: boolean; rule: string }>(
+        const r = expectOk<ToolData<typeof hai_check_activity>>(
           await e.s.call('researcher', 'hai_check_activity', { lease_id: l.lease_id, activity }),
         );
         expect(r, activity).toMatchObject({ in_scope: inScope, rule });
@@ -304,7 +311,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       });
       expect(errorCode(r), String(rationale)).toBe('invalid_args');
     }
-    const parked = expectOk<{ parked: { execution_right: boolean } }>(
+    const parked = expectOk<ToolData<typeof hai_park_item>>(
       await e.s.call('analyst', 'hai_park_item', {
         mission_id: m.mission.id,
         item: 'drafting:ruling',
@@ -315,7 +322,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     // Parking it did not bring it into scope.
     const l = await lease(e, 'analyst', m.mission.id);
     expect(
-      expectOk<{ in_scope: boolean }>(
+      expectOk<ToolData<typeof hai_check_activity>>(
         await e.s.call('analyst', 'hai_check_activity', {
           lease_id: l.lease_id,
           activity: 'drafting:ruling',
@@ -347,7 +354,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       ),
     ).toBe('invalid_args');
     const audit = await auditMark(e.s.db.db);
-    const v2 = expectOk<{ contract: { version: number; break_glass: boolean; break_glass_marker: string } }>(
+    const v2 = expectOk<ToolData<typeof hai_recontract>>(
       await e.s.call('ceo', 'hai_recontract', {
         ...terms,
         break_glass: true,
@@ -360,7 +367,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
       break_glass_marker: 'INC-2026-11-30',
     });
     expect(await audit()).toMatchObject([{ tool: 'hai_recontract', outcome: 'ok', ownerAck: false }]);
-    const v3 = expectOk<{ contract: { version: number; break_glass: boolean } }>(
+    const v3 = expectOk<ToolData<typeof hai_recontract>>(
       await e.s.call('ceo', 'hai_recontract', { ...terms, expected_version: 2, ...gate }),
     );
     expect(v3.contract).toMatchObject({ version: 3, break_glass: false });
@@ -407,9 +414,7 @@ forEachStack('hai gate matrix', LEASE_STACKS, (env) => {
     const proof = (args: Record<string, unknown>) => prove(e, 'analyst', l.lease_id, args);
     expect(errorCode(await proof({ device_id: undefined }))).toBe('invalid_args');
     expect(errorCode(await proof({ device_id: 'elsewhere' }))).toBe('device_mount_required');
-    const ok = expectOk<{ proof: { recorded_by: string; device_id: string } }>(
-      await proof({ device_id: DEVICE }),
-    );
+    const ok = expectOk<ToolData<typeof hai_proof>>(await proof({ device_id: DEVICE }));
     expect(ok.proof).toMatchObject({ recorded_by: 'analyst', device_id: DEVICE });
     // A mission without a project needs no device.
     const free = await openMission(e, null);

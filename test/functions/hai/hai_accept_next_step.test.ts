@@ -1,14 +1,12 @@
 import { expect, it } from 'vitest';
+import type { hai_accept_next_step } from '../../../functions/hai/hai_accept_next_step.ts';
+import type { hai_read_artifacts } from '../../../functions/hai/hai_read_artifacts.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { auditMark } from '../../harness/rows.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack, gate } from './_hai.ts';
 
-interface Accepted {
-  proposal_version: number;
-  next_step_version: number;
-  accepted_by: string;
-  created: boolean;
-}
+type Accepted = ToolData<typeof hai_accept_next_step>;
 
 forEachStack('hai_accept_next_step', DB_STACKS, (env) => {
   it('makes the pending proposal the canonical NEXT_STEP.md, with the owner’s ack in the audit log', async () => {
@@ -28,7 +26,7 @@ forEachStack('hai_accept_next_step', DB_STACKS, (env) => {
       });
       expect(await audit()).toMatchObject([{ ownerAck: true, ownerReason: gate.reason, outcome: 'ok' }]);
     }
-    const read = expectOk<{ artifacts: { content: string; version: number }[] }>(
+    const read = expectOk<ToolData<typeof hai_read_artifacts>>(
       await s.call('ceo', 'hai_read_artifacts', { project_id: p, names: ['NEXT_STEP.md'] }),
     );
     expect(read.artifacts).toMatchObject([{ content: 'second', version: 2 }]);

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { leaseKvKey } from '../../../functions/hai/_shared.ts';
+import { leaseKvKey } from '../../../functions/hai/_leases.ts';
 import { haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {

@@ -1,16 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_bind_project } from '../../../functions/hai/hai_bind_project.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiMounts } from '../../../src/db/schema/hai.ts';
 import { auditMark } from '../../harness/rows.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { DB_STACKS, deniedTo, forEachStack, gate, uniq } from './_hai.ts';
 
-interface Bound {
-  project_id: string;
-  project_created: boolean;
-  mount: { device_id: string; mount_path: string; bound_by: string };
-  changed: boolean;
-}
+type Bound = ToolData<typeof hai_bind_project>;
 
 forEachStack('hai_bind_project', DB_STACKS, (env) => {
   it('registers the project, binds devices, re-binds a moved mount, records the owner’s ack', async () => {

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_check_activity } from '../../../functions/hai/hai_check_activity.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiActivityChecks } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { abandonMission, deniedTo, forEachStack, LEASE_STACKS, lease, openMission } from './_hai.ts';
@@ -10,7 +12,7 @@ forEachStack('hai_check_activity', LEASE_STACKS, (env) => {
     const m = await openMission(e);
     const l = await lease(e, 'analyst', m.mission.id);
     const check = async (activity: string) =>
-      expectOk<{ in_scope: boolean; matched: string | null; rule: string; activity: string }>(
+      expectOk<ToolData<typeof hai_check_activity>>(
         await e.s.call('analyst', 'hai_check_activity', { lease_id: l.lease_id, activity }),
       );
     expect(await check('Analysis')).toMatchObject({

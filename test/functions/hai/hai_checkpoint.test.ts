@@ -1,11 +1,10 @@
 import { expect, it } from 'vitest';
+import type { hai_checkpoint } from '../../../functions/hai/hai_checkpoint.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack } from './_hai.ts';
 
-interface Checkpoint {
-  checkpoint: { id: string; label: string; written: string[]; artifacts: Record<string, number> };
-  created: boolean;
-}
+type Checkpoint = ToolData<typeof hai_checkpoint>;
 
 forEachStack('hai_checkpoint', DB_STACKS, (env) => {
   it('records a checkpoint with the artifacts it wrote and the versions it saw', async () => {

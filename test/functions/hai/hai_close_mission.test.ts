@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_close_mission } from '../../../functions/hai/hai_close_mission.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiMissions } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
@@ -14,11 +16,7 @@ import {
   prove,
 } from './_hai.ts';
 
-interface Closed {
-  mission: { state: string; closed_by: string; close_reason: string | null };
-  revoked_leases: string[];
-  created: boolean;
-}
+type Closed = ToolData<typeof hai_close_mission>;
 
 forEachStack('hai_close_mission', LEASE_STACKS, (env) => {
   it('completes a mission whose criteria all have passing evidence, revoking its leases', async () => {

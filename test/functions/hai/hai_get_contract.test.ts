@@ -1,6 +1,8 @@
 import { like } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { leaseKvKey } from '../../../functions/hai/_shared.ts';
+import { leaseKvKey } from '../../../functions/hai/_leases.ts';
+import type { hai_get_contract } from '../../../functions/hai/hai_get_contract.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
@@ -14,11 +16,7 @@ import {
   recontract,
 } from './_hai.ts';
 
-interface Got {
-  mission: { id: string; state: string; project_id: string };
-  contract: { version: number; criteria: unknown; in_scope: string[]; out_of_scope: string[] };
-  lease: { lease_id: string; expires_at: string };
-}
+type Got = ToolData<typeof hai_get_contract>;
 
 forEachStack('hai_get_contract', LEASE_STACKS, (env, stack) => {
   it('returns the contract of the lease, from the KV copy or, when it is gone, from Postgres', async () => {

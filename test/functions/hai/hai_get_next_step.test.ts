@@ -1,11 +1,10 @@
 import { expect, it } from 'vitest';
+import type { hai_get_next_step } from '../../../functions/hai/hai_get_next_step.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack, gate } from './_hai.ts';
 
-interface Next {
-  next_step: { version: number; content: string } | null;
-  pending_proposal: { proposal_version: number; content: string; proposed_by: string } | null;
-}
+type Next = ToolData<typeof hai_get_next_step>;
 
 forEachStack('hai_get_next_step', DB_STACKS, (env) => {
   it('shows the pending proposal, then the canonical step once accepted', async () => {

@@ -1,16 +1,10 @@
 import { expect, it } from 'vitest';
+import type { hai_health } from '../../../functions/hai/hai_health.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { expectOk } from '../../harness/server.ts';
 import { deniedTo, forEachStack, LEASE_STACKS, lease, openMission } from './_hai.ts';
 
-interface Health {
-  healthy: boolean;
-  database: string;
-  kv: { status: string; kind: string };
-  counts: Record<
-    'projects' | 'active_missions' | 'live_leases' | 'active_lanes' | 'inbox_items',
-    number
-  > | null;
-}
+type Health = ToolData<typeof hai_health>;
 
 forEachStack('hai_health', LEASE_STACKS, (env, stack) => {
   it('reports both stores up and counts projects, active missions and live leases', async () => {

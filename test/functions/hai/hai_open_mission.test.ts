@@ -37,7 +37,7 @@ forEachStack('hai_open_mission', DB_STACKS, (env) => {
     // The retry is the first result replayed; the scope labels were normalised (lower case, single spaces).
     const retry = await e.s.call('ceo', 'hai_open_mission', args);
     expect(retry).toMatchObject({ ok: true, replayed: true, data: { mission: { id: m.mission.id } } });
-    const again = expectOk<MissionData & { contract: { in_scope: string[] } }>(retry);
+    const again = expectOk<MissionData>(retry);
     expect(again.contract.in_scope).toEqual(['analysis', 'research']);
   });
 

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_park_item } from '../../../functions/hai/hai_park_item.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiParkedItems } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { abandonMission, DB_STACKS, deniedTo, forEachStack, openMission } from './_hai.ts';
@@ -8,7 +10,7 @@ forEachStack('hai_park_item', DB_STACKS, (env) => {
   it('parks a work item with its rationale, without any execution right; once per item', async () => {
     const e = env();
     const m = await openMission(e);
-    const first = expectOk<{ parked: Record<string, unknown>; created: boolean }>(
+    const first = expectOk<ToolData<typeof hai_park_item>>(
       await e.s.call('researcher', 'hai_park_item', {
         mission_id: m.mission.id,
         item: 'Survey German planning law',
@@ -24,7 +26,7 @@ forEachStack('hai_park_item', DB_STACKS, (env) => {
         execution_right: false,
       },
     });
-    const again = expectOk<{ created: boolean }>(
+    const again = expectOk<ToolData<typeof hai_park_item>>(
       await e.s.call('analyst', 'hai_park_item', {
         mission_id: m.mission.id,
         item: 'Survey German planning law',

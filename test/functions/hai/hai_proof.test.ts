@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_proof } from '../../../functions/hai/hai_proof.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiEvidence } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
@@ -18,7 +20,7 @@ forEachStack('hai_proof', LEASE_STACKS, (env) => {
     const e = env();
     const m = await openMission(e);
     const l = await lease(e, 'qa', m.mission.id);
-    const data = expectOk<{ proof: Record<string, unknown>; created: boolean }>(
+    const data = expectOk<ToolData<typeof hai_proof>>(
       await e.s.call('qa', 'hai_proof', {
         lease_id: l.lease_id,
         criterion_id: 'facts-mapped',

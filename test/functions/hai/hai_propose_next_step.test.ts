@@ -1,15 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_propose_next_step } from '../../../functions/hai/hai_propose_next_step.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiProposals } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack } from './_hai.ts';
 
-interface Proposed {
-  proposal_version: number;
-  state: string;
-  superseded: number | null;
-  created: boolean;
-}
+type Proposed = ToolData<typeof hai_propose_next_step>;
 
 forEachStack('hai_propose_next_step', DB_STACKS, (env) => {
   it('writes a pending proposal; a newer one supersedes it; the same text is not proposed twice', async () => {

@@ -1,11 +1,10 @@
 import { expect, it } from 'vitest';
+import type { hai_read_artifacts } from '../../../functions/hai/hai_read_artifacts.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack } from './_hai.ts';
 
-interface Read {
-  artifacts: { name: string; version: number; content?: string; written_by?: string }[];
-  missing?: string[];
-}
+type Read = ToolData<typeof hai_read_artifacts>;
 
 forEachStack('hai_read_artifacts', DB_STACKS, (env) => {
   it('reads the latest text, a given version, and the index', async () => {

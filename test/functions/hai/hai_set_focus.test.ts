@@ -1,12 +1,10 @@
 import { expect, it } from 'vitest';
+import type { hai_set_focus } from '../../../functions/hai/hai_set_focus.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, deniedTo, forEachStack } from './_hai.ts';
 
-interface Focus {
-  lane: { lane: string; state: string; note: string | null };
-  active_lanes: string[];
-  changed: boolean;
-}
+type Focus = ToolData<typeof hai_set_focus>;
 
 forEachStack('hai_set_focus', DB_STACKS, (env) => {
   it('activates and parks lanes, keeping notes; a repeat changes nothing', async () => {

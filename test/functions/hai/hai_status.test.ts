@@ -1,4 +1,6 @@
 import { expect, it } from 'vitest';
+import type { hai_status } from '../../../functions/hai/hai_status.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
   abandonMission,
@@ -11,23 +13,7 @@ import {
   prove,
 } from './_hai.ts';
 
-interface Status {
-  health: { database: string; kv: { status: string } };
-  projects: {
-    id: string;
-    mounts: { device_id: string }[];
-    lanes: { active: string[]; parked: string[] };
-    inbox_items: number;
-    pending_proposal_version: number | null;
-    last_checkpoint: { label: string } | null;
-  }[];
-  active_missions: {
-    id: string;
-    contract_version: number;
-    live_sessions: { agent: string }[];
-    criteria: { id: string; evidence: string }[];
-  }[];
-}
+type Status = ToolData<typeof hai_status>;
 
 forEachStack('hai_status', DB_STACKS, (env) => {
   it('summarises a project, its lanes, inbox, proposal, checkpoint and active mission', async () => {

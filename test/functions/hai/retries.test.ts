@@ -2,7 +2,9 @@
 // whether the key-value store replays it or (after the replay record is gone) the durable layer answers.
 import { like } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_bind_project } from '../../../functions/hai/hai_bind_project.ts';
 import type { AgentName } from '../../../src/agents/grants.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import type { Db } from '../../../src/db/types.ts';
@@ -60,7 +62,9 @@ forEachStack('hai retries', LEASE_STACKS, (env) => {
       ...gate,
     });
     if (r.durable)
-      expect((r.durable.ok && (r.durable.data as { changed: boolean }).changed) === false).toBe(true);
+      expect((r.durable.ok && (r.durable.data as ToolData<typeof hai_bind_project>).changed) === false).toBe(
+        true,
+      );
   });
 
   it('hai_park', async () => {

@@ -3,6 +3,10 @@
 // old lease refused → new session on v2 → proof for every criterion → close completed.
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import type { hai_check_activity } from '../../../functions/hai/hai_check_activity.ts';
+import type { hai_close_mission } from '../../../functions/hai/hai_close_mission.ts';
+import type { hai_get_contract } from '../../../functions/hai/hai_get_contract.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiEvidence, haiLeases } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
@@ -35,21 +39,21 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
     const third = await authorize(e, 'writer', missionId, onWs1);
     expect(errorCode(third)).toBe('parallel_session_denied');
 
-    const c = expectOk<{ contract: { version: number; criteria: unknown[] } }>(
+    const c = expectOk<ToolData<typeof hai_get_contract>>(
       await s.call('analyst', 'hai_get_contract', { lease_id: a.lease_id }),
     );
     expect(c.contract.version).toBe(1);
     expect(c.contract.criteria).toEqual(criteria);
 
     expect(
-      expectOk<{ in_scope: boolean }>(
+      expectOk<ToolData<typeof hai_check_activity>>(
         await s.call('analyst', 'hai_check_activity', {
           lease_id: a.lease_id,
           activity: 'research:case-law',
         }),
       ).in_scope,
     ).toBe(true);
-    const out = expectOk<{ in_scope: boolean; rule: string }>(
+    const out = expectOk<ToolData<typeof hai_check_activity>>(
       await s.call('analyst', 'hai_check_activity', { lease_id: a.lease_id, activity: 'drafting:ruling' }),
     );
     expect(out).toMatchObject({ in_scope: false, rule: 'out_of_scope' });
@@ -87,7 +91,7 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
         }),
       );
     }
-    const closed = expectOk<{ mission: { state: string }; revoked_leases: string[] }>(
+    const closed = expectOk<ToolData<typeof hai_close_mission>>(
       await closeMission(e, missionId, 'completed', { ...onWs1, summary: uniq('done') }),
     );
     expect(closed.mission.state).toBe('completed');

@@ -1,6 +1,8 @@
 // Artifact names are confined: traversal, absolute paths, backslashes, NUL, URL-encoded traversal and any
 // name outside the run-contract set are path_outside_root, for reads and for writes, and nothing is written.
 import { expect, it } from 'vitest';
+import type { hai_read_artifacts } from '../../../functions/hai/hai_read_artifacts.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { haiArtifacts, haiCheckpoints } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { bindProject, DB_STACKS, forEachStack } from './_hai.ts';
@@ -90,10 +92,7 @@ forEachStack('hai artifact names', DB_STACKS, (env) => {
         artifacts: names.map((name) => ({ name, content: `# ${name}` })),
       }),
     );
-    const read = expectOk<{
-      artifacts: { name: string; version: number; content: string }[];
-      missing: string[];
-    }>(
+    const read = expectOk<ToolData<typeof hai_read_artifacts>>(
       await s.call('analyst', 'hai_read_artifacts', {
         project_id: project,
         names: [...names, 'NEXT_STEP.md'],
