@@ -1,0 +1,182 @@
+// The environment, parsed by the schemas of src/config.ts: defaults, one ConfigError naming every bad
+// variable, secrets and URLs never echoed; and the Workers entry answering a missing binding with one
+// `misconfigured` error on the first request instead of failing inside a driver.
+import { readFile } from 'node:fs/promises';
+import type { ExecutionContext, ScheduledController } from '@cloudflare/workers-types';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createWorker } from '../../entry/worker.ts';
+import { AGENT_NAMES } from '../../src/agents/grants.ts';
+import {
+  appConfigFromEnv,
+  ConfigError,
+  nodeEnvSchema,
+  parseEnv,
+  type WorkerEnv,
+  workerEnvSchema,
+} from '../../src/config.ts';
+
+const configError = (f: () => unknown): ConfigError => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('the shared settings', () => {
+  it('defaults when unset or blank', () => {
+    expect(appConfigFromEnv({ MAX_BODY_BYTES: '', LOG_LEVEL: ' ' })).toEqual({
+      allowedOrigins: [],
+      allowedHosts: [],
+      maxBodyBytes: 1024 * 1024,
+      maxUploadBodyBytes: 28 * 1024 * 1024,
+      workerSecret: null,
+      rateLimit: { perSecond: 50, burst: 200 },
+      logLevel: 'info',
+    });
+  });
+
+  it('reads lists, whole numbers, the limiter switch and the log level', () => {
+    const config = appConfigFromEnv({
+      ALLOWED_ORIGINS: ' app.example, ,chambers.example ',
+      MAX_BODY_BYTES: ' 4096 ',
+      RATE_LIMIT_PER_SECOND: '0',
+      LOG_LEVEL: 'silent',
+      WORKER_SECRET: 'sixteen-chars-ok',
+    });
+    expect(config).toMatchObject({
+      allowedOrigins: ['app.example', 'chambers.example'],
+      maxBodyBytes: 4096,
+      rateLimit: null,
+      logLevel: 'silent',
+      workerSecret: 'sixteen-chars-ok',
+    });
+    expect(appConfigFromEnv({ RATE_LIMIT_PER_SECOND: '5' }).rateLimit).toEqual({ perSecond: 5, burst: 20 });
+  });
+
+  it('one error naming every bad variable, without repeating a secret', () => {
+    const error = configError(() =>
+      appConfigFromEnv({
+        MAX_BODY_BYTES: '1e3',
+        RATE_LIMIT_BURST: '-1',
+        WORKER_SECRET: 'hunter2',
+        LOG_LEVEL: 'loud',
+      }),
+    );
+    expect(error.variables).toEqual(['MAX_BODY_BYTES', 'RATE_LIMIT_BURST', 'WORKER_SECRET', 'LOG_LEVEL']);
+    expect(error.message).toBe(
+      'Invalid configuration: MAX_BODY_BYTES must be a whole number (0 or more), got "1e3"; ' +
+        'RATE_LIMIT_BURST must be a whole number (0 or more), got "-1"; ' +
+        'WORKER_SECRET must be at least 16 characters; ' +
+        'LOG_LEVEL must be one of debug, info, warn, error, silent, got "loud"',
+    );
+    expect(error.message).not.toContain('hunter2');
+  });
+});
+
+describe('npm start (Node)', () => {
+  it('defaults host, port and data directory', () => {
+    expect(parseEnv(nodeEnvSchema, {})).toMatchObject({ HOST: '127.0.0.1', PORT: 8787, DATA_DIR: '.data' });
+  });
+
+  it('refuses a bad port, a database URL of another kind (not echoing it) and half an Upstash pair', () => {
+    const error = configError(() =>
+      parseEnv(nodeEnvSchema, {
+        PORT: '70000',
+        DATABASE_URL: 'mysql://user:s3cret@db.example/chambers',
+        UPSTASH_REDIS_REST_URL: 'https://redis.example',
+      }),
+    );
+    expect(error.variables).toEqual(['PORT', 'DATABASE_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+    expect(error.message).toContain('DATABASE_URL must be a URL starting with postgres:// or postgresql://');
+    expect(error.message).toContain('UPSTASH_REDIS_REST_TOKEN is not set, but its pair is');
+    expect(error.message).not.toContain('s3cret');
+  });
+});
+
+describe('the Workers bindings', () => {
+  const bindings: WorkerEnv = {
+    DATABASE_URL: 'postgres://user:pw@neon.example/chambers',
+    UPSTASH_REDIS_REST_URL: 'https://redis.example',
+    UPSTASH_REDIS_REST_TOKEN: 'token',
+  };
+
+  it('parses the bindings the type describes', () => {
+    expect(parseEnv(workerEnvSchema, { ...bindings, LOG_LEVEL: 'warn' })).toMatchObject({
+      ...bindings,
+      LOG_LEVEL: 'warn',
+    });
+  });
+
+  it('names each missing binding and how to set it', () => {
+    const error = configError(() => parseEnv(workerEnvSchema, { DATABASE_URL: ' ' }));
+    expect(error.variables).toEqual(['DATABASE_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']);
+    expect(error.message).toContain('DATABASE_URL is empty (wrangler secret put DATABASE_URL');
+    expect(error.message).toContain('UPSTASH_REDIS_REST_TOKEN is not set (wrangler secret put');
+  });
+
+  describe('the Worker entry', () => {
+    let agentFiles: Record<string, string>;
+    const ctx = { waitUntil: () => {}, passThroughOnException: () => {} } as unknown as ExecutionContext;
+    beforeAll(async () => {
+      agentFiles = {};
+      for (const name of AGENT_NAMES) {
+        agentFiles[`agents/${name}.md`] = await readFile(`agents/${name}.md`, 'utf8');
+      }
+    });
+
+    it('answers every request with one misconfigured error naming the missing binding, in each route shape', async () => {
+      const worker = createWorker(agentFiles);
+      const { DATABASE_URL: _, ...withoutDatabase } = bindings;
+      const env = withoutDatabase as WorkerEnv;
+      for (let i = 0; i < 2; i++) {
+        const mcp = await worker.fetch(
+          new Request('https://chambers.example/mcp', { method: 'POST', body: '{}' }),
+          env,
+          ctx,
+        );
+        expect(mcp.status).toBe(500);
+        expect(await mcp.json()).toEqual({
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32000,
+            message: expect.stringMatching(
+              /^Invalid configuration: DATABASE_URL is not set \(wrangler secret put/,
+            ),
+            data: { code: 'misconfigured', hint: expect.any(String) },
+          },
+        });
+        const health = await worker.fetch(new Request('https://chambers.example/healthz'), env, ctx);
+        expect(health.status).toBe(500);
+        expect(await health.json()).toMatchObject({
+          ok: false,
+          status: 'error',
+          error: { code: 'misconfigured', message: expect.stringContaining('DATABASE_URL') },
+        });
+      }
+      await expect(async () => worker.scheduled({} as ScheduledController, env, ctx)).rejects.toThrow(
+        /DATABASE_URL is not set/,
+      );
+    });
+
+    it('never repeats a bad binding’s value', async () => {
+      const worker = createWorker(agentFiles);
+      const env = { ...bindings, DATABASE_URL: 'mysql://user:s3cret@db.example/x' };
+      const res = await worker.fetch(new Request('https://chambers.example/v1/tools'), env, ctx);
+      expect(res.status).toBe(500);
+      const text = await res.text();
+      expect(text).toContain('DATABASE_URL must be a URL starting with postgres://');
+      expect(text).not.toContain('s3cret');
+    });
+
+    it('serves once the bindings are good', async () => {
+      const worker = createWorker(agentFiles);
+      const res = await worker.fetch(new Request('https://chambers.example/nowhere'), bindings, ctx);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: 'route_not_found' } });
+    });
+  });
+});
