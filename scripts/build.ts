@@ -1,5 +1,5 @@
 // `npm run build`: bundles the Worker offline (`wrangler deploy --dry-run`, nothing is uploaded) into dist/
-// and prints the size that counts against the Workers limit: dist/worker.js raw and gzipped.
+// and prints the size that counts against the Workers limit: the bundle (dist/<main>.js) raw and gzipped.
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,13 +26,20 @@ if (result.status !== 0) {
   process.exit(result.status ?? 1);
 }
 
-const worker = await readFile(join(outdir, 'worker.js'));
-// Text modules (agents/*.md) are uploaded beside worker.js and count toward the Worker's size too.
+// The bundle is named after wrangler.toml's `main` (entry/cloudflare.ts → cloudflare.js): the one .js file.
+const bundles = (await readdir(outdir)).filter((name) => name.endsWith('.js'));
+if (bundles.length !== 1) {
+  console.error(`build: expected one .js bundle in dist/, found ${bundles.join(', ') || 'none'}`);
+  process.exit(1);
+}
+const bundleName = bundles[0] as string;
+const worker = await readFile(join(outdir, bundleName));
+// Text modules (agents/*.md) are uploaded beside the bundle and count toward the Worker's size too.
 let modulesRaw = 0;
 let modulesGzip = 0;
 let modules = 0;
 for (const name of await readdir(outdir)) {
-  if (name === 'worker.js' || name.endsWith('.map') || name === 'README.md' || name === 'bundle-meta.json')
+  if (name === bundleName || name.endsWith('.map') || name === 'README.md' || name === 'bundle-meta.json')
     continue;
   const path = join(outdir, name);
   if (!(await stat(path)).isFile()) continue;
@@ -41,7 +48,7 @@ for (const name of await readdir(outdir)) {
   modulesRaw += bytes.length;
   modulesGzip += gzipSync(bytes, { level: 9 }).length;
 }
-// What fills worker.js: minified bytes per package (esbuild's metafile), so a growing bundle can be traced.
+// What fills the bundle: minified bytes per package (esbuild's metafile), so a growing bundle can be traced.
 type Meta = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
 const meta = JSON.parse(await readFile(join(outdir, 'bundle-meta.json'), 'utf8')) as Meta;
 const byPackage = new Map<string, number>();
@@ -57,4 +64,4 @@ for (const output of Object.values(meta.outputs)) {
 const largest = [...byPackage.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8);
 console.log(`largest parts: ${largest.map(([k, v]) => `${k} ${Math.round(v / 1024)} KiB`).join(', ')}`);
 console.log(`modules: ${modules} text modules raw=${modulesRaw} B gzip=${modulesGzip} B`);
-console.log(`bundle: worker.js raw=${worker.length} B gzip=${gzipSync(worker, { level: 9 }).length} B`);
+console.log(`bundle: ${bundleName} raw=${worker.length} B gzip=${gzipSync(worker, { level: 9 }).length} B`);
