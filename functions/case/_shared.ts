@@ -24,6 +24,29 @@ export const caseOutput = z.object({
 
 export type CaseView = z.output<typeof caseOutput>;
 
+/** A case as lists and changes return it: what identifies it and where it stands (case_get has the rest). */
+export const caseSummaryOutput = caseOutput.pick({
+  id: true,
+  case_number: true,
+  title: true,
+  practice_area: true,
+  status: true,
+  outcome: true,
+  updated_at: true,
+});
+
+export type CaseSummary = z.output<typeof caseSummaryOutput>;
+
+export const caseSummary = (row: CaseRow): CaseSummary => ({
+  id: row.id,
+  case_number: row.caseNumber,
+  title: row.title,
+  practice_area: row.practiceArea,
+  status: row.status,
+  outcome: row.outcome,
+  updated_at: row.updatedAt.toISOString(),
+});
+
 export const caseView = (row: CaseRow): CaseView => ({
   id: row.id,
   case_number: row.caseNumber,
@@ -47,16 +70,16 @@ const optionalText = (max: number, what: string) =>
 
 /** The descriptive fields case_create sets and case_update changes. */
 export const caseFields = {
-  title: optionalText(300, 'Short title of the appeal, e.g. the property or the dispute (Hebrew is fine)'),
+  title: optionalText(300, 'Short title, e.g. the property or the dispute'),
   appellant: optionalText(300, 'The appellant(s) (העוררים)'),
-  respondent: optionalText(300, 'The respondent(s), usually the local planning committee (המשיבה)'),
-  committee: optionalText(200, 'The local or district committee whose decision is appealed'),
-  practice_area: optionalText(100, 'Practice area, e.g. "betterment levy" (היטל השבחה), "permit", "plan"'),
-  property_address: optionalText(300, 'Address or block/parcel (גוש/חלקה) of the property'),
+  respondent: optionalText(300, 'The respondent(s) (המשיבה), usually the local committee'),
+  committee: optionalText(200, 'The committee whose decision is appealed'),
+  practice_area: optionalText(100, 'e.g. "betterment levy", "permit", "plan"'),
+  property_address: optionalText(300, 'Address or block/parcel (גוש/חלקה)'),
   notes: z.string().max(10_000).optional().describe('Free notes for the team'),
 };
 
 export const caseStatusInput = z.enum(caseStatuses).describe('open → drafting → decided → archived');
 export const caseOutcomeInput = z
   .enum(caseOutcomes)
-  .describe('rejection (דחייה), partial_acceptance (קבלה חלקית) or full_acceptance (קבלה מלאה)');
+  .describe('rejection (דחייה), partial_acceptance (קבלה חלקית), full_acceptance (קבלה מלאה)');

@@ -10,10 +10,9 @@ export const case_create = defineTool({
   name: 'case_create',
   title: 'Open an appeal case file',
   description:
-    'Opens a new appeal case file (תיק ערר) identified by its committee case number. Idempotent on ' +
-    'case_number: calling it again with the same arguments returns the existing case with created=false, ' +
-    'so a retry never duplicates; the same number with different details is refused (use case_update to ' +
-    'change a case). Returns the case with its id, which every other case tool takes.',
+    'Opens an appeal case file (תיק ערר) under its committee case number and returns it with the id ' +
+    'every other case tool takes. A repeat with the same details returns the existing case ' +
+    '(created=false); the same number with other details is refused: change a case with case_update.',
   input: {
     case_number: z
       .string()

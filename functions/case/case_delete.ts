@@ -10,10 +10,8 @@ export const case_delete = defineTool({
   name: 'case_delete',
   title: 'Delete a case file (owner-gated)',
   description:
-    'Removes a case from every list and lookup. Owner-gated: needs owner_ack: true and the owner’s reason, ' +
-    'given only after the human owner approved. A soft delete: the data is kept for audit and can be ' +
-    'restored by the team, but no tool reaches the case afterwards. Retrying returns the same result. ' +
-    'To close finished work use case_update with status "archived" instead.',
+    'Deletes a case: no tool reaches it or its documents afterwards (the data is kept for audit). ' +
+    'Owner-gated. To close finished work, set status "archived" with case_update instead.',
   input: { case_id: caseIdInput },
   output: z.object({
     case_id: z.uuid(),

@@ -7,8 +7,8 @@ export const case_final_text_get = defineTool({
   name: 'case_final_text_get',
   title: 'Read a case’s final decision text',
   description:
-    'Reads the final, signed decision text of a case once it has been ingested. Until then the result is ' +
-    'status "empty" (not an error): the decision is still being drafted. Use case_get for the case details.',
+    'Reads a case’s final, signed decision text once it has been taken in; until then the result is ' +
+    'status "empty": the decision is still being drafted.',
   input: { case_id: caseIdInput },
   output: z.object({
     case_id: z.uuid(),

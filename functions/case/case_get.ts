@@ -7,9 +7,8 @@ export const case_get = defineTool({
   name: 'case_get',
   title: 'Read one case file',
   description:
-    'Reads one appeal case file by id: number, title, parties, committee, status, outcome and whether a ' +
-    'final decision text exists (read that with case_final_text_get). Use case_list to find ids. ' +
-    'A deleted or unknown id is not_found.',
+    'Reads one case file: number, title, parties, committee, status, outcome and whether its final ' +
+    'decision text exists (case_final_text_get reads it). case_list finds ids.',
   input: { case_id: caseIdInput },
   output: z.object({ case: caseOutput }),
   mutates: false,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseOutcomeInput, caseOutput, caseStatusInput, caseView } from './_shared.ts';
+import { caseOutcomeInput, caseStatusInput, caseSummary, caseSummaryOutput } from './_shared.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
@@ -13,9 +13,9 @@ export const case_list = defineTool({
   name: 'case_list',
   title: 'List case files',
   description:
-    'Lists appeal case files, oldest first, with optional filters (status, outcome, practice area, and a ' +
-    'text match on case number or title). Returns a page of cases (as case_get shows them) with the limit ' +
-    'applied and next_cursor; status "empty" when nothing matches. Deleted cases are never listed.',
+    'Lists case files, oldest first, filtered by status, outcome, practice area or a text in the case ' +
+    'number or title. Returns case summaries (case_get has every field). Deleted cases are never ' +
+    'listed.',
   input: {
     status: caseStatusInput.optional(),
     outcome: caseOutcomeInput.optional(),
@@ -28,7 +28,7 @@ export const case_list = defineTool({
       .optional()
       .describe('Substring to find in the case number or title (case-insensitive)'),
   },
-  output: pagedOutput(caseOutput),
+  output: pagedOutput(caseSummaryOutput),
   mutates: false,
   pages: keyset.pages,
   async run({ ctx, input, page }) {
@@ -47,6 +47,6 @@ export const case_list = defineTool({
       .where(and(...where))
       .orderBy(asc(cases.createdAt), asc(cases.id))
       .limit(page.limit + 1);
-    return page.from(rows, (r) => [r.cursorAt, r.id] as const, caseView);
+    return page.from(rows, (r) => [r.cursorAt, r.id] as const, caseSummary);
   },
 });

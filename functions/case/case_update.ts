@@ -12,9 +12,9 @@ export const case_update = defineTool({
   name: 'case_update',
   title: 'Change a case file',
   description:
-    'Changes descriptive fields, status or outcome of an existing case (only the fields given change; the ' +
-    'case number is fixed). Safe to retry: it sets the given values, so repeating it changes nothing more. An archived case is ' +
-    'read-only (invalid_state) until its status is set back. Returns the updated case and the fields changed.',
+    'Changes the given descriptive fields, status or outcome of a case (the case number is fixed) and ' +
+    'returns the case with the fields changed. An archived case is read-only (invalid_state) until ' +
+    'its status is set back.',
   input: {
     case_id: caseIdInput,
     ...caseFields,

@@ -13,10 +13,9 @@ export const document_list = defineTool({
   name: 'document_list',
   title: 'List documents',
   description:
-    'Lists the documents of one case (give case_id) or of one corpus (give corpus: style, internal or ' +
-    'library), oldest first, with their extraction status (pending, extracting, ready, failed with the error) ' +
-    'and page count. Metadata only: read a document’s text with document_text_get, find passages with the ' +
-    'search_* tools. Paged with limit and cursor; status "empty" when there are none.',
+    'Lists the documents of one case (case_id) or of one corpus (style, internal or library), oldest ' +
+    'first, with their extraction status and page count. Metadata only: read text with ' +
+    'document_text_get, find passages with the search_* tools.',
   input: {
     case_id: z.uuid().optional().describe('List this case’s documents (corpus "case")'),
     corpus: corpusInput.optional().describe('List this corpus; "case" needs case_id as well'),

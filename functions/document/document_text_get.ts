@@ -13,11 +13,10 @@ export const document_text_get = defineTool({
   name: 'document_text_get',
   title: 'Read a document’s text by page',
   description:
-    'Reads the extracted text of a document, page by page, from from_page to to_page (1-based; at most ' +
-    `${MAX_PAGES_PER_CALL} pages and about ${MAX_CHARS_PER_CALL} characters per call — the first page is always ` +
-    'returned whole). Returns the pages with their numbers, page_count, and next_page to continue from (null ' +
-    'at the end). Use after a search hit to read its page in full. A document still being extracted, or whose ' +
-    'extraction failed, is invalid_state (details say which and why).',
+    'Reads a document’s extracted text page by page, from_page to to_page (1-based; at most ' +
+    `${MAX_PAGES_PER_CALL} pages and about ${MAX_CHARS_PER_CALL} characters a call, the first page ` +
+    'always whole), with page_count and next_page to continue. Use it to read a search hit’s page in ' +
+    'full. A document not yet extracted, or whose extraction failed, is invalid_state.',
   input: {
     document_id: documentIdInput,
     from_page: z.number().int().min(1).max(100_000).optional().describe('First page to return (default 1)'),

@@ -18,9 +18,9 @@ export const document_update = defineTool({
   name: 'document_update',
   title: 'Change a document’s metadata',
   description:
-    'Changes a document’s metadata: its title, and for committee decisions (internal) and rulings (library) ' +
-    'their number, decision date, court or committee, and parties. Never the file or its text: upload a new ' +
-    'document for that. Only the fields given change; safe to retry. Returns the document and the fields changed.',
+    'Changes a document’s title and, for committee decisions (internal) and rulings (library), their ' +
+    'number, date, court or committee and parties. Never the file or its text: upload a new document ' +
+    'for that. Returns the document and the fields changed.',
   input: {
     document_id: documentIdInput,
     title: z

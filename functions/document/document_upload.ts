@@ -17,14 +17,11 @@ export const document_upload = defineTool({
   title: 'Upload a case document or a style example',
   description:
     'Stores a document and queues the extraction of its text. corpus "case": a document of one appeal ' +
-    '(the appeal, the response, an appraiser’s opinion, a protocol), with case_id. corpus "style": one of ' +
-    'the chair’s past decisions kept as a writing example, without case_id. Send the text (plain text or ' +
-    'Markdown) or the file as content_base64 (PDF, DOCX, TXT, Markdown). Idempotent on the corpus, the case ' +
-    'and the bytes: the same file again returns the first document with created=false and no second ' +
-    'extraction. Returns the document (id, status, media type, size) and the extraction job id. The text is ' +
-    'not readable at once: poll extraction_status with the document_id (or call extraction_run), then read ' +
-    'it with document_text_get or search it with search_case / search_style. For committee decisions use ' +
-    'internal_decision_add; for external rulings library_add.',
+    '(appeal, response, appraisal, protocol), with case_id; corpus "style": one of the chair’s past ' +
+    'decisions kept as a writing example. Send text or content_base64 (PDF, DOCX, TXT, Markdown). The ' +
+    'same bytes again return the first document (created=false). The text is readable once ' +
+    'extraction_status shows it ready. Committee decisions go to internal_decision_add, rulings to ' +
+    'library_add.',
   input: {
     corpus: z
       .enum(['case', 'style'])

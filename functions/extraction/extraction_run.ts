@@ -9,11 +9,10 @@ export const extraction_run = defineTool({
   name: 'extraction_run',
   title: 'Run background work now',
   description:
-    'Drains one bounded batch of the durable background queue now (text extraction, indexing, rule-based ' +
-    'extraction) instead of waiting for the worker, and reports it: jobs claimed, succeeded, retried ' +
-    '(failed, retry scheduled), dead, the errors, and how many are still waiting. Work also runs on its own ' +
-    'shortly after it is queued; use this when extraction_status shows jobs waiting and you need them done ' +
-    'before you go on. Safe to repeat: every job runs at most once per attempt and its effect is idempotent.',
+    'Runs one bounded batch of background jobs now instead of waiting for the worker, and reports ' +
+    'jobs claimed, succeeded, retried, dead, their errors and how many still wait. Use it when ' +
+    'extraction_status shows work you need done before going on; work also runs on its own soon after ' +
+    'it is queued.',
   input: {
     kind: jobKindInput.optional(),
     max_jobs: z

@@ -64,13 +64,10 @@ export const extraction_status = defineTool({
   name: 'extraction_status',
   title: 'Background work status',
   description:
-    'Shows the durable queue of background work (text extraction, indexing, rule-based extraction): per job ' +
-    'kind, how many jobs are pending, running, failed (an attempt failed, a retry is scheduled), dead (gave ' +
-    'up; the error is kept) and succeeded, and the age of the oldest job still waiting. Give document_id (or ' +
-    'subject) to see the jobs of one document: each with its state, attempts and last error, and (with ' +
-    'document_id) the document’s own status (pending, extracting, ready, failed) and error; an unknown ' +
-    'document_id is not_found. Read-only; ' +
-    'use extraction_run to drain a batch now. Status "empty" when no job matches.',
+    'Shows the background queue (text extraction, indexing, rule-based extraction): per job kind the ' +
+    'jobs pending, running, failed (retry scheduled), dead (gave up, error kept) and succeeded, and ' +
+    'the oldest wait. With document_id: that document’s status and its jobs with attempts and last ' +
+    'error. extraction_run drains a batch now.',
   input: {
     kind: jobKindInput.optional(),
     document_id: z

@@ -14,13 +14,10 @@ export const internal_decision_add = defineTool({
   name: 'internal_decision_add',
   title: 'Add one of the committee’s own decisions',
   description:
-    'Adds a decision the committee itself gave to the internal corpus, which search_internal searches ' +
-    '(also by like_case_id, to find decisions similar to a case). Send the text or the file as ' +
-    'content_base64 (PDF, DOCX, TXT, Markdown), with its number, date, committee and parties as cited. ' +
-    'Idempotent on the bytes: the same file again returns the first document with created=false. ' +
-    'Returns the document and its extraction job; the text is searchable once extraction_status shows the ' +
-    'document ready (or after extraction_run). External rulings go to library_add; the chair’s style ' +
-    'examples and case documents to document_upload.',
+    'Adds one of the committee’s own decisions to the internal corpus that search_internal searches, ' +
+    'as text or a file (content_base64: PDF, DOCX, TXT, Markdown), with its number, date, committee ' +
+    'and parties as cited. The same bytes again return the first document (created=false). Court ' +
+    'rulings go to library_add.',
   input: {
     ...contentFields,
     ...decisionFields,

@@ -14,12 +14,10 @@ export const library_add = defineTool({
   name: 'library_add',
   title: 'Add an external ruling to the library',
   description:
-    'Adds an external ruling (a court judgment, another committee’s decision) to the library corpus, which ' +
-    'search_library searches. Send the text or the file as content_base64 (PDF, DOCX, TXT, Markdown), with ' +
-    'its number, date, court and parties as cited. Idempotent on the bytes: the same file again returns the ' +
-    'first document with created=false. Returns the document and its extraction job; the text is searchable ' +
-    'once extraction_status shows the document ready (or after extraction_run). The committee’s own ' +
-    'decisions go to internal_decision_add.',
+    'Adds an external ruling (a court judgment, another committee’s decision) to the library that ' +
+    'search_library searches, as text or a file (content_base64: PDF, DOCX, TXT, Markdown), with its ' +
+    'number, date, court and parties as cited. The same bytes again return the first document ' +
+    '(created=false). The committee’s own decisions go to internal_decision_add.',
   input: {
     ...contentFields,
     ...decisionFields,

@@ -17,9 +17,9 @@ export const queryInput = z
   .min(1)
   .max(1000)
   .describe(
-    'What to look for, in Hebrew or English: words, a phrase or a citation (e.g. היטל השבחה פטור דירת ' +
-      'מגורים, ע"א 1108/97). Niqqud, geresh/gershayim, maqaf and one-letter prefixes (ו ה ב כ ל מ ש) are ' +
-      'normalised, so write words naturally; more matching words rank higher.',
+    'Words as they appear in the documents, usually Hebrew (e.g. היטל השבחה פטור, ע"א 1108/97): matching is ' +
+      'by word, not meaning, so an English query finds only English words. Niqqud, quote marks and prefixes ' +
+      '(ו ה ב כ ל מ ש) are normalised; more matching words rank higher.',
   );
 
 /** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
@@ -56,9 +56,8 @@ function queryTerms() {
 }
 
 export const hitDescription =
-  'Returns items ranked best first, each with document_id, title, page (1-based), chunk, score, and a ' +
-  'snippet with the matched words marked «like this»; read the whole page with document_text_get. Paged ' +
-  'with limit and cursor; status "empty" when nothing matches.';
+  'Hits rank best first, each with its page and a snippet marking the matched words «like this»; read the ' +
+  'page with document_text_get.';
 
 /** Runs a ranked search: the page of hits at the page's offset, shaped by `view`. */
 export async function runSearch<V extends object>(

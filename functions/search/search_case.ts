@@ -8,9 +8,9 @@ export const search_case = defineTool({
   name: 'search_case',
   title: 'Search one case’s documents',
   description:
-    'Full-text search in the documents of ONE case file (the appeal, responses, appraisals, protocols ' +
-    'uploaded to it). For the committee’s own past decisions use search_internal, for court rulings ' +
-    `search_library, for the chair’s style examples search_style. ${hitDescription}`,
+    'Word search in the documents of ONE case (appeal, responses, appraisals, protocols). The ' +
+    'committee’s past decisions are search_internal, court rulings search_library, the chair’s style ' +
+    `examples search_style. ${hitDescription}`,
   input: {
     case_id: z.uuid().describe('The case whose documents to search'),
     query: queryInput,

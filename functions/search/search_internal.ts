@@ -54,10 +54,10 @@ export const search_internal = defineTool({
   name: 'search_internal',
   title: 'Search the committee’s own decisions',
   description:
-    'Full-text search in the committee’s own past decisions (the internal corpus), for consistency with ' +
-    'earlier rulings. Give a query, or like_case_id to find decisions similar to a case file (its documents’ ' +
-    'most characteristic words become the query; both may be combined). Each hit carries the decision’s ' +
-    `number, date, committee and parties. For court rulings use search_library. ${hitDescription}`,
+    'Word search in the committee’s own past decisions, for consistency with earlier rulings. Give a ' +
+    'query, or like_case_id to find decisions like a case (its documents’ characteristic words become ' +
+    'the query), or both. Each hit carries the decision’s number, date, committee and parties. ' +
+    `${hitDescription}`,
   input: {
     query: queryInput.optional(),
     like_case_id: z

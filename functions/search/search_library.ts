@@ -6,9 +6,9 @@ export const search_library = defineTool({
   name: 'search_library',
   title: 'Search the library of court rulings',
   description:
-    'Full-text search in the library of external rulings (court judgments added to the library). Each hit ' +
-    'carries the ruling’s number, date, court and parties for citing. A hit is a lead to read, not a verified ' +
-    `authority. For the committee’s own decisions use search_internal. ${hitDescription}`,
+    'Word search in the library of court rulings; each hit carries the ruling’s number, date, court ' +
+    'and parties for citing. A hit is a lead to read, not a verified authority. The committee’s own ' +
+    `decisions are search_internal. ${hitDescription}`,
   input: { query: queryInput },
   output: searchOutput.library,
   mutates: false,

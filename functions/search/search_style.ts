@@ -6,9 +6,9 @@ export const search_style = defineTool({
   name: 'search_style',
   title: 'Search the chair’s style examples',
   description:
-    'Full-text search in the style corpus: the chair’s past decisions kept as writing examples, to see how ' +
-    'a kind of passage (a background, a ruling on costs, a closing) is usually worded. Not a source of law: ' +
-    `for precedent use search_internal or search_library. ${hitDescription}`,
+    'Word search in the chair’s past decisions kept as writing examples, to see how a kind of passage ' +
+    '(background, costs, closing) is usually worded. Not a source of law: precedent is ' +
+    `search_internal or search_library. ${hitDescription}`,
   input: { query: queryInput },
   output: searchOutput.plain,
   mutates: false,

@@ -61,10 +61,10 @@ export const advertisedEnvelope = (data: Record<string, unknown>): Record<string
   type: 'object',
   properties: {
     ok: { type: 'boolean' },
-    status: { type: 'string', enum: ['ok', 'empty', 'error'] },
+    status: { type: 'string' },
     message: { type: 'string' },
     data,
-    error: { type: 'object', properties: { code: { type: 'string' }, hint: { type: 'string' } } },
+    error: { type: 'object', properties: { code: { type: 'string' } } },
   },
   required: ['ok', 'status', 'message'],
 });

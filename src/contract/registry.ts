@@ -5,14 +5,16 @@ import { advertisedEnvelope } from './envelope.ts';
 import { ownerGateInput } from './gates.ts';
 import { pageParams } from './limits.ts';
 import { familyOf, nameProblem, verbOf } from './naming.ts';
-import { advertisedSchema, type JsonSchema, unboundedArrays, untypedPaths } from './schema.ts';
+import { type JsonSchema, outputSchemas, unboundedArrays, untypedPaths } from './schema.ts';
 
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+/**
+ * MCP annotations. `destructiveHint` and `idempotentHint` mean something only for a tool that changes state,
+ * so a read-only tool declares just `readOnlyHint` and `openWorldHint` (the protocol's defaults for the
+ * others would be wrong for a writer, and are ignored for a reader).
+ */
+export type ToolAnnotations =
+  | { readOnlyHint: true; openWorldHint: false }
+  | { readOnlyHint: false; destructiveHint: boolean; idempotentHint: true; openWorldHint: false };
 
 /** The tool as `tools/list` shows it. */
 export interface ToolListing {
@@ -55,13 +57,16 @@ export interface Registry {
 
 const isListing = (name: string) => verbOf(name) === 'list' || familyOf(name) === 'search';
 
-/** C8: annotations come from the definition, never written by hand. */
-export const deriveAnnotations = (def: AnyTool): ToolAnnotations => ({
-  readOnlyHint: def.mutates === false,
-  destructiveHint: def.mutates === 'destructive',
-  idempotentHint: true,
-  openWorldHint: false,
-});
+/** Annotations come from the definition, never written by hand (docs/contract.md "Declared behaviour"). */
+export const deriveAnnotations = (def: AnyTool): ToolAnnotations =>
+  def.mutates === false
+    ? { readOnlyHint: true, openWorldHint: false }
+    : {
+        readOnlyHint: false,
+        destructiveHint: def.mutates === 'destructive',
+        idempotentHint: true,
+        openWorldHint: false,
+      };
 
 /** The parameters as the client sees them: the tool's own, plus the kernel's gate and paging fields. */
 function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
@@ -72,11 +77,11 @@ function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
   });
 }
 
-/** The output as advertised, or why it cannot be. */
-function outputSchema(def: AnyTool): JsonSchema | string {
+/** The output, whole (for the checks) and as advertised, or why it cannot be. */
+function outputSchema(def: AnyTool): { full: JsonSchema; advertised: JsonSchema } | string {
   if (!(def.output instanceof z.ZodObject)) return 'output must be a zod object (the envelope’s data)';
   try {
-    return advertisedSchema(def.output, 'output');
+    return outputSchemas(def.output);
   } catch (e) {
     return `its output schema cannot be expressed as JSON Schema: ${String(e)}`;
   }
@@ -159,11 +164,11 @@ function checkAndPlan(defs: readonly AnyTool[]): {
     if (typeof output === 'string') {
       problems.push({ tool, rule: 'C1', problem: output });
     } else {
-      outputs.set(tool, output);
-      for (const path of untypedPaths(output)) {
+      outputs.set(tool, output.advertised);
+      for (const path of untypedPaths(output.full)) {
         problems.push({ tool, rule: 'C1', problem: `output at ${path} accepts any value; declare its type` });
       }
-      for (const path of unboundedArrays(output)) {
+      for (const path of unboundedArrays(output.full)) {
         problems.push({
           tool,
           rule: 'C6',

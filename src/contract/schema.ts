@@ -32,10 +32,12 @@ function trim(s: JsonSchema, io: 'input' | 'output'): JsonSchema {
   if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
   if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
   if (io === 'output') {
-    // Field meanings and which fields are always present are documented once (docs/tools.md); the
-    // advertised shape is for structure, and an output object may grow new fields.
-    delete s.description;
-    delete s.required;
+    // An output is advertised for its structure and types. What fields mean, which are always present, the
+    // values an enum takes and the format of a string are documented once (docs/tools.md), and an output
+    // object may grow new fields.
+    for (const k of ['description', 'required', 'format', 'minimum', 'maximum', 'minLength', 'maxLength'])
+      delete s[k];
+    if (Array.isArray(s.enum) && typeof s.type === 'string') delete s.enum;
     if (s.additionalProperties === false) delete s.additionalProperties;
   }
   if (Array.isArray(s.type)) {
@@ -51,11 +53,42 @@ function trim(s: JsonSchema, io: 'input' | 'output'): JsonSchema {
   return s;
 }
 
-/** A zod schema as tools/list advertises it: input (what the tool accepts) or output (what it returns). */
-export function advertisedSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+/** A zod schema as JSON Schema, trimmed for clients: input (what a tool accepts) or output (what it returns). */
+export function trimmedSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
   return walk(json, (s) => trim(s, io)) as JsonSchema;
+}
+
+/** A zod schema as tools/list advertises it: an input whole, an output in outline. */
+export function advertisedSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const trimmed = trimmedSchema(schema, io);
+  return io === 'output' ? outline(trimmed, 0) : trimmed;
+}
+
+/** An output as the registry checks it (every depth) and as tools/list advertises it (in outline). */
+export function outputSchemas(schema: z.ZodType): { full: JsonSchema; advertised: JsonSchema } {
+  const full = trimmedSchema(schema, 'output');
+  return { full, advertised: outline(full, 0) };
+}
+
+/**
+ * An output advertised to a depth: the fields of `data` (and, for a page, the fields of its items) with
+ * their types; an object below that is advertised as an object, its fields documented in docs/tools.md
+ * and checked by the test suite. Every tool's outputSchema stays a few hundred bytes, so that tools/list
+ * fits a model's context (docs/contract.md "Envelope").
+ */
+function outline(s: JsonSchema, depth: number): JsonSchema {
+  if (Array.isArray(s.anyOf)) return { ...s, anyOf: (s.anyOf as JsonSchema[]).map((a) => outline(a, depth)) };
+  if (s.type === 'array' && isObject(s.items)) return { ...s, items: outline(s.items, depth) };
+  if (s.type !== 'object' || !isObject(s.properties)) return s;
+  if (depth < 0) return { type: 'object' };
+  const props = Object.entries(s.properties as Record<string, JsonSchema>).map(([name, p]) => [
+    name,
+    // A page's items are what the tool returns: their fields count as data's own.
+    outline(p, name === 'items' && depth === 0 ? depth : depth - 1),
+  ]);
+  return { ...s, properties: Object.fromEntries(props) };
 }
 
 /**
@@ -70,7 +103,9 @@ export function untypedPaths(schema: unknown, path = ''): string[] {
   for (const k of single) if (k in schema) found.push(...untypedPaths(schema[k], `${path}.${k}`));
   for (const k of lists) {
     const arms = schema[k];
-    if (Array.isArray(arms)) arms.forEach((s, i) => found.push(...untypedPaths(s, `${path}.${k}[${i}]`)));
+    if (Array.isArray(arms)) {
+      for (const [i, arm] of arms.entries()) found.push(...untypedPaths(arm, `${path}.${k}[${i}]`));
+    }
   }
   for (const k of maps) {
     const m = schema[k];
@@ -79,20 +114,19 @@ export function untypedPaths(schema: unknown, path = ''): string[] {
   return found;
 }
 
-/** Arrays without `maxItems` (outside `skip`, the paging tool's own `items`): lists nothing bounds. */
-export function unboundedArrays(schema: unknown, path = '', skip?: string): string[] {
+/** Arrays without `maxItems`: lists nothing bounds. */
+export function unboundedArrays(schema: unknown, path = ''): string[] {
   if (!isObject(schema)) return [];
   const found: string[] = [];
-  if (schema.type === 'array' && typeof schema.maxItems !== 'number' && path !== skip) found.push(path);
-  for (const k of single) if (k in schema) found.push(...unboundedArrays(schema[k], `${path}[]`, skip));
+  if (schema.type === 'array' && typeof schema.maxItems !== 'number') found.push(path);
+  for (const k of single) if (k in schema) found.push(...unboundedArrays(schema[k], `${path}[]`));
   for (const k of lists) {
     const arms = schema[k];
-    if (Array.isArray(arms)) for (const s of arms) found.push(...unboundedArrays(s, path, skip));
+    if (Array.isArray(arms)) for (const s of arms) found.push(...unboundedArrays(s, path));
   }
   const props = schema.properties;
   if (isObject(props)) {
-    for (const [n, s] of Object.entries(props))
-      found.push(...unboundedArrays(s, path ? `${path}.${n}` : n, skip));
+    for (const [n, s] of Object.entries(props)) found.push(...unboundedArrays(s, path ? `${path}.${n}` : n));
   }
   return found;
 }

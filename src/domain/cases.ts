@@ -4,7 +4,7 @@ import { ToolError } from '../contract/errors.ts';
 import { type CaseRow, cases } from '../db/schema/cases.ts';
 import type { Db } from '../db/types.ts';
 
-export const caseIdInput = z.uuid().describe('The case id (a UUID returned by case_create or case_list)');
+export const caseIdInput = z.uuid().describe('The case id (case_list finds it)');
 
 /** C7: a case is reachable when it exists and is not deleted; otherwise it is not_found. */
 export async function loadLiveCase(db: Db, id: string): Promise<CaseRow> {

@@ -62,13 +62,13 @@ export const documentView = (row: DocumentRow): DocumentView => ({
 
 export const documentIdInput = z
   .uuid()
-  .describe('The document id (a UUID returned by document_list, a search hit or an upload)');
+  .describe('The document id (from document_list, a search hit or an upload)');
 
 export const corpusInput = z
   .enum(documentCorpora)
   .describe(
-    'case: a case file’s documents; style: the chair’s past decisions kept as writing examples; ' +
-      'internal: the committee’s own decisions; library: external rulings',
+    'case: a case’s documents; style: the chair’s writing examples; internal: the committee’s decisions; ' +
+      'library: court rulings',
   );
 
 /**

@@ -44,8 +44,7 @@ export const contentFields = {
     .meta({ maxLength: ADVERTISED_TEXT_CHARS })
     .optional()
     .describe(
-      'The document as plain text or Markdown (UTF-8, at most 2 MiB; a form feed separates pages). ' +
-        'Give this or content_base64, not both',
+      'The document as text or Markdown (UTF-8, ≤ 2 MiB; a form feed starts a page); or give content_base64',
     ),
   content_base64: z
     .string()
@@ -53,29 +52,16 @@ export const contentFields = {
     .max(MAX_BASE64_SCHEMA_CHARS)
     .meta({ maxLength: ADVERTISED_BASE64_CHARS })
     .optional()
-    .describe(
-      'The file, base64-encoded: PDF (≤ 20 MiB), DOCX (≤ 10 MiB), or plain text / Markdown (≤ 2 MiB). ' +
-        'Give this or text, not both',
-    ),
+    .describe('The file in base64: PDF ≤ 20 MiB, DOCX ≤ 10 MiB, text ≤ 2 MiB; or give text'),
   media_type: z
     .string()
     .trim()
     .min(1)
     .max(200)
     .optional()
-    .describe(
-      'The content type, if known: application/pdf, application/vnd.openxmlformats-officedocument.' +
-        'wordprocessingml.document, text/plain or text/markdown. The bytes decide; a type that disagrees ' +
-        'with them is refused',
-    ),
-  filename: z.string().trim().min(1).max(300).optional().describe('The original file name, e.g. ערר.pdf'),
-  title: z
-    .string()
-    .trim()
-    .min(1)
-    .max(300)
-    .optional()
-    .describe('A short descriptive title (Hebrew is fine); defaults to the file name'),
+    .describe('The declared content type, if known; the bytes decide and a type they contradict is refused'),
+  filename: z.string().trim().min(1).max(300).optional().describe('The original file name'),
+  title: z.string().trim().min(1).max(300).optional().describe('A short title; defaults to the file name'),
 };
 
 export interface ContentInput {

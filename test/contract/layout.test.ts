@@ -19,9 +19,9 @@ function filesUnder(dir: string, ext = '.ts'): string[] {
 }
 
 const importsOf = (file: string): string[] =>
-  [...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map(
-    (m) => relative(root, resolve(dirname(join(root, file)), m[1] as string)),
-  );
+  [
+    ...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g),
+  ].map((m) => relative(root, resolve(dirname(join(root, file)), m[1] as string)));
 
 describe('functions/: one registered tool per file', () => {
   const toolFiles = filesUnder('functions').filter((f) => {

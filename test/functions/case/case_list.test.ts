@@ -79,8 +79,11 @@ describe('case_list', () => {
     expect(p.limit).toBe(20);
     expect(p.next_cursor).toBeNull();
     expect(p.items.map((c) => c.id)).toEqual(live().map((c) => c.id));
-    const times = p.items.map((c) => c.created_at);
-    expect([...times].sort()).toEqual(times);
+    // Oldest first: the creation times, as stored, ascend along the page.
+    const stored = await s.db.db.select({ id: cases.id, at: cases.createdAt }).from(cases);
+    const at = new Map(stored.map((r) => [r.id, r.at.getTime()]));
+    const times = p.items.map((c) => at.get(c.id) ?? Number.NaN);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
   });
 
   it('filters by status, outcome, practice area and text', async () => {
