@@ -4,28 +4,47 @@ import { serve } from '@hono/node-server';
 import { AGENT_NAMES } from '../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
+import { ConfigError, nodeEnvSchema, parseEnv } from '../src/config.ts';
+import { errorEnvelope } from '../src/contract/envelope.ts';
+import { invalidArg } from '../src/contract/errors.ts';
 import { constantTimeEqual, randomToken } from '../src/contract/hash.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { refuse } from '../src/http/errors.ts';
+import { bearerToken, challenge } from '../src/http/middleware/guard.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
 import { jobHandlers, tools } from './registries.ts';
 
 const env = process.env;
-const host = env.HOST ?? '127.0.0.1';
-const port = Number(env.PORT ?? 8787);
+// Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
+const settings = (() => {
+  try {
+    return parseEnv(nodeEnvSchema, env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
+})();
+const { HOST: host, PORT: port } = settings;
 
 // An embedded PGlite directory must have one process at a time: `npm run token` asks this server to mint
 // instead of opening the directory itself, through a loopback route guarded by a secret in DATA_DIR.
-const embedded = !env.DATABASE_URL;
+const embedded = settings.DATABASE_URL === undefined;
 const lock = embedded
-  ? await acquireDataDirLock(env.DATA_DIR ?? '.data').catch((e: Error) => {
+  ? await acquireDataDirLock(settings.DATA_DIR).catch((e: Error) => {
       console.error(e.message);
       process.exit(1);
     })
   : null;
-const stores = await openNodeStores(env);
+const stores = await openNodeStores({
+  DATABASE_URL: settings.DATABASE_URL,
+  DATA_DIR: settings.DATA_DIR,
+  UPSTASH_REDIS_REST_URL: settings.UPSTASH_REDIS_REST_URL,
+  UPSTASH_REDIS_REST_TOKEN: settings.UPSTASH_REDIS_REST_TOKEN,
+});
 const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
@@ -60,12 +79,21 @@ const purge =
 const adminSecret = randomToken(32);
 if (embedded) {
   app.post('/admin/tokens', async (c) => {
-    const given = (c.req.header('authorization') ?? '').replace(/^Bearer\s+/i, '');
-    if (!constantTimeEqual(given, adminSecret)) return c.json({ error: 'forbidden' }, 403);
+    // Refusals in the envelope's error shape, like every other route (src/http/errors.ts).
+    if (!constantTimeEqual(bearerToken(c) ?? '', adminSecret)) {
+      return challenge(
+        c,
+        'The admin secret is not valid.',
+        'chambers-admin',
+        'Mint tokens with npm run token.',
+      );
+    }
     const body = (await c.req.json().catch(() => ({}))) as { agent?: unknown };
     const agent = typeof body.agent === 'string' ? body.agent : '';
-    if (!(AGENT_NAMES as readonly string[]).includes(agent))
-      return c.json({ error: `unknown agent "${agent}"` }, 400);
+    if (!(AGENT_NAMES as readonly string[]).includes(agent)) {
+      const error = invalidArg('agent', `must be one of ${AGENT_NAMES.join(', ')}, got "${agent}"`);
+      return refuse(c, errorEnvelope(error.code, error.message, { details: error.details }));
+    }
     return c.json({ token: await mintToken(stores.handle.db, agent, 'npm run token') });
   });
 }

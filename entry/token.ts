@@ -20,9 +20,9 @@ const res =
         body: JSON.stringify({ agent }),
       }).catch(() => null);
 if (res !== null) {
-  const body = (await res.json()) as { token?: string; error?: string };
+  const body = (await res.json()) as { token?: string; message?: string };
   if (!res.ok || body.token === undefined) {
-    console.error(`The running server refused to mint a token: ${body.error ?? res.status}`);
+    console.error(`The running server refused to mint a token: ${body.message ?? res.status}`);
     process.exit(1);
   }
   process.stdout.write(`${body.token}\n`);
