@@ -1,15 +1,17 @@
 // document_upload through the official MCP client over HTTP, on PGlite and the local PostgreSQL: every
 // supported type end to end (upload → extraction → text by page → search with provenance), idempotency
-// (a repeat, the same bytes another way, 20 concurrent identical uploads), encrypted and broken PDFs, the
-// kick after upload, every error code, and callers without the grant.
-import { and, eq, sql } from 'drizzle-orm';
+// (a repeat, the same bytes another way, 20 concurrent identical uploads), encrypted and broken PDFs, and the
+// kick after upload. Its refusals are in document_upload.refusals.test.ts.
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers } from '../../../entry/registries.ts';
-import { auditLog } from '../../../src/db/schema/audit_log.ts';
-import { cases } from '../../../src/db/schema/cases.ts';
+import type { document_text_get } from '../../../functions/document/document_text_get.ts';
+import type { document_upload } from '../../../functions/document/document_upload.ts';
+import type { extraction_run } from '../../../functions/extraction/extraction_run.ts';
+import type { search_case } from '../../../functions/search/search_case.ts';
+import type { ToolData } from '../../../src/contract/define.ts';
 import { documentChunks, documentPages, documents } from '../../../src/db/schema/documents.ts';
 import { jobs } from '../../../src/db/schema/jobs.ts';
-import { MAX_BYTES } from '../../../src/documents/media.ts';
 import { type DrainLoop, startDrainLoop } from '../../../src/jobs/loop.ts';
 import { createLogger } from '../../../src/log.ts';
 import { fixtureBytes, fixturePages } from '../../fixtures/hebrew/corpus.ts';
@@ -17,36 +19,10 @@ import { seedCase, textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 import { describeWithService } from '../../harness/services.ts';
 
-interface Upload {
-  document: {
-    id: string;
-    corpus: string;
-    case_id: string | null;
-    status: string;
-    media_type: string;
-    byte_size: number;
-    sha256: string;
-    title: string;
-    filename: string | null;
-    error: string | null;
-  };
-  created: boolean;
-  job_id: string | null;
-  next: string;
-}
-interface TextData {
-  page_count: number;
-  pages: { page: number; text: string }[];
-}
-interface Hits {
-  items: { document_id: string; page: number; chunk: number; score: number; snippet: string }[];
-}
-interface RunReport {
-  claimed: number;
-  succeeded: number;
-  dead: number;
-  errors: { id: string; error: string; outcome: string }[];
-}
+type Upload = ToolData<typeof document_upload>;
+type TextData = ToolData<typeof document_text_get>;
+type Hits = ToolData<typeof search_case>;
+type RunReport = ToolData<typeof extraction_run>;
 
 const PDF = 'application/pdf';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -318,100 +294,6 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
       expect((await jobsOf(data.document.id))[0]?.state).toBe('succeeded');
       await loop.stop();
       loop = undefined;
-    });
-
-    it('refuses malformed content and corpus/case mismatches (invalid_args)', async () => {
-      const caseId = await seedCase(s.db.db);
-      const cases_: [string, Record<string, unknown>][] = [
-        ['neither', { corpus: 'case', case_id: caseId }],
-        ['both', { corpus: 'case', case_id: caseId, text: 'א', content_base64: b64(textBytes('א')) }],
-        ['bad base64', { corpus: 'case', case_id: caseId, content_base64: '@@@not base64@@@' }],
-        ['case_id with style', { corpus: 'style', case_id: caseId, text: 'דוגמה' }],
-        ['case without case_id', { corpus: 'case', text: 'דוגמה' }],
-        ['unknown corpus', { corpus: 'internal', text: 'דוגמה' }],
-      ];
-      for (const [why, args] of cases_) {
-        const env = await upload(args);
-        expect([why, errorCode(env)]).toEqual([why, 'invalid_args']);
-      }
-      expect(await s.db.db.select().from(documents).where(eq(documents.caseId, caseId))).toHaveLength(0);
-    });
-
-    it('refuses unknown and lying content types (unsupported_media_type)', async () => {
-      const caseId = await seedCase(s.db.db);
-      const pdf = b64(await fixtureBytes('appeal', 'pdf'));
-      const bad: [string, Record<string, unknown>][] = [
-        ['unknown type', { content_base64: b64(textBytes('שלום')), media_type: 'image/png' }],
-        ['text declared as PDF', { text: 'שלום', media_type: PDF }],
-        ['PDF declared as DOCX', { content_base64: pdf, media_type: DOCX }],
-        ['PDF declared as text', { content_base64: pdf, media_type: 'text/plain' }],
-        ['PNG bytes', { content_base64: b64(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0])) }],
-        [
-          'old .doc (OLE) bytes',
-          { content_base64: b64(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1, 2, 3, 4])) },
-        ],
-      ];
-      for (const [why, args] of bad) {
-        const env = await upload({ corpus: 'case', case_id: caseId, ...args });
-        expect([why, errorCode(env)]).toEqual([why, 'unsupported_media_type']);
-      }
-      expect(await s.db.db.select().from(documents).where(eq(documents.caseId, caseId))).toHaveLength(0);
-    });
-
-    it('answers not_found for an unknown or a deleted case', async () => {
-      const missing = crypto.randomUUID();
-      const env = await upload({ corpus: 'case', case_id: missing, text: 'מסמך' });
-      expect(errorCode(env)).toBe('not_found');
-      expect(env.ok ? null : env.error.details).toMatchObject({ case_id: missing });
-      const deleted = await seedCase(s.db.db);
-      await s.db.db.update(cases).set({ deletedAt: new Date() }).where(eq(cases.id, deleted));
-      expect(errorCode(await upload({ corpus: 'case', case_id: deleted, text: 'מסמך' }))).toBe('not_found');
-    });
-
-    it('refuses oversize content with payload_too_large before it is hashed or decoded', async () => {
-      // Uploaders get the upload body cap (28 MiB), which is above every file cap: the tool decides.
-      const call = (args: Record<string, unknown>) => s.call('ceo', 'document_upload', args);
-      const caseId = await seedCase(s.db.db);
-      const bigText = await call({
-        corpus: 'case',
-        case_id: caseId,
-        text: 'א'.repeat(MAX_BYTES['text/plain'] + 1),
-      });
-      expect(errorCode(bigText)).toBe('payload_too_large');
-      expect(bigText.ok ? null : bigText.error.details).toMatchObject({ max_bytes: MAX_BYTES['text/plain'] });
-      // A "PDF" of 20 MiB + 3 bytes, judged by the length of its base64 (never decoded: it is not even base64).
-      const bigFile = await call({
-        corpus: 'style',
-        content_base64: '!'.repeat(((MAX_BYTES[PDF] + 3) / 3) * 4),
-      });
-      expect(errorCode(bigFile)).toBe('payload_too_large');
-      // A declared type's own cap: a text file past 2 MiB, given as base64.
-      const bigTxt = await call({
-        corpus: 'style',
-        content_base64: 'QUFB'.repeat(MAX_BYTES['text/plain'] / 3 + 1),
-        media_type: 'text/plain',
-      });
-      expect(errorCode(bigTxt)).toBe('payload_too_large');
-      // Refused before the idempotency key existed: the audit rows carry none.
-      const audit = await s.db.db
-        .select()
-        .from(auditLog)
-        .where(and(eq(auditLog.tool, 'document_upload'), eq(auditLog.errorCode, 'payload_too_large')));
-      expect(audit.length).toBe(3);
-      expect(audit.every((a) => a.idempotencyKey === null)).toBe(true);
-      expect(await s.db.db.select().from(documents).where(eq(documents.caseId, caseId))).toHaveLength(0);
-    });
-
-    it('is refused to agents without the grant (tool_not_granted)', async () => {
-      for (const agent of ['researcher', 'writer', 'qa'] as const) {
-        expect(errorCode(await s.call(agent, 'document_upload', { corpus: 'style', text: 'x' }))).toBe(
-          'tool_not_granted',
-        );
-      }
-      const count = await s.db.db.execute(
-        sql`select count(*)::int as n from documents where created_by in ('researcher','writer','qa')`,
-      );
-      expect((count as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
     });
   });
 }
