@@ -258,7 +258,7 @@ describe('rate limiting', () => {
     });
     const replies = await Promise.all(
       Array.from({ length: 8 }, () =>
-        fetch(`${s.url}/v1/tools/case_list`, {
+        s.fetch('/v1/tools/case_list', {
           method: 'POST',
           headers: { Authorization: `Bearer ${s.tokens.qa}`, 'Content-Type': 'application/json' },
           body: '{}',

@@ -153,7 +153,7 @@ describe('C1 envelope', () => {
 
   describe('malformed JSON-RPC is a JSON-RPC error', () => {
     const post = (body: string) =>
-      fetch(s.mcpUrl, { method: 'POST', headers: rawHeaders(s.tokens.ceo), body });
+      s.fetch('/mcp', { method: 'POST', headers: rawHeaders(s.tokens.ceo), body });
 
     it('a body that is not JSON is a parse error (-32700)', async () => {
       const res = await post('{"jsonrpc": "2.0", "id": 1, "method": ');

@@ -1,12 +1,13 @@
 // The binding answers a stateless 2025-era tools/list or tools/call itself (as JSON) and leaves every other
 // request to the SDK; both must give the same results, and anything unusual must still reach the SDK.
+// Over a loopback socket (`socket: true`): the subject is what each path puts on the wire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 describe('the stateless 2025-era fast path', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ socket: true });
   });
   afterAll(async () => s?.close());
 

@@ -1,7 +1,8 @@
 // The HTTP level with plain fetch: auth challenges, Origin and Host checks, the body cap (before any parsing,
 // with and without Content-Length), 405 for the methods the transport does not serve, the plain JSON route's
 // statuses for every error code it can return, the one refusal shape of each route family (src/http/errors.ts),
-// Retry-After, request ids and /healthz.
+// Retry-After, request ids and /healthz. Every server here listens on a loopback port (`socket: true`): the
+// subject is what goes over the wire.
 import { request } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +119,7 @@ describe('HTTP level', () => {
 
   beforeAll(async () => {
     s = await startTestServer({
+      socket: true,
       tools: [...tools, latch.tool, probe_failure_run],
       grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
       env: {
@@ -490,7 +492,7 @@ describe('HTTP level', () => {
 describe('ALLOWED_HOSTS', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ env: { ALLOWED_HOSTS: 'chambers.example' } });
+    s = await startTestServer({ socket: true, env: { ALLOWED_HOSTS: 'chambers.example' } });
   });
   afterAll(async () => s?.close());
 
@@ -543,7 +545,7 @@ describe('ALLOWED_HOSTS', () => {
 describe('rate limiting', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' } });
+    s = await startTestServer({ socket: true, env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '2' } });
   });
   afterAll(async () => s?.close());
 
@@ -578,6 +580,7 @@ describe('the upload body cap', () => {
   let u: TestServer;
   beforeAll(async () => {
     u = await startTestServer({
+      socket: true,
       tools: [...tools, probe_blob_get],
       grants: { analyst: ['probe_blob_get'] },
       env: { MAX_BODY_BYTES: String(MAX_BODY), MAX_UPLOAD_BODY_BYTES: String(MAX_UPLOAD_BODY) },

@@ -1,6 +1,6 @@
 // Progress through the official client on both eras: a call that carries a progressToken gets
 // notifications/progress on an SSE response before its result; without a token the tool's progress
-// calls are no-ops.
+// calls are no-ops. Over a loopback socket (`socket: true`): the subject is the SSE stream on the wire.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -29,6 +29,7 @@ describe('progress notifications', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer({
+      socket: true,
       tools: [...tools, probe_progress_run],
       grants: { writer: ['probe_progress_run'] },
     });

@@ -23,7 +23,7 @@ function lifecycleSuite(stack: Stack) {
   afterAll(async () => s?.close());
 
   it('/healthz names the stores in use', async () => {
-    const res = await fetch(`${s.url}/healthz`);
+    const res = await s.fetch('/healthz');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, db: 'up', kv: { status: 'up', kind: stack.kv } });
   });
@@ -132,7 +132,7 @@ describeWithService('postgres', 'with the KV store down', () => {
     });
 
     it('/healthz says the KV store is down (503)', async () => {
-      const res = await fetch(`${s.url}/healthz`);
+      const res = await s.fetch('/healthz');
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({
         ok: false,
@@ -170,7 +170,7 @@ describe('with the database down [pglite + postgres kv, database closed]', () =>
   });
 
   it('a token not yet known cannot be checked: 503 dependency_unavailable, JSON-RPC on /mcp, envelope on /v1', async () => {
-    const mcp = await fetch(s.mcpUrl, {
+    const mcp = await s.fetch('/mcp', {
       method: 'POST',
       headers: {
         Authorization: `Bearer ${s.tokens.writer}`,
@@ -192,7 +192,7 @@ describe('with the database down [pglite + postgres kv, database closed]', () =>
   });
 
   it('/healthz says the database is down (503)', async () => {
-    const res = await fetch(`${s.url}/healthz`);
+    const res = await s.fetch('/healthz');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ ok: false, db: 'down' });
   });

@@ -71,7 +71,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
     });
 
     const post = (headers: Record<string, string>, body = '') =>
-      fetch(`${s.url}/worker/drain`, {
+      s.fetch('/worker/drain', {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         body,
@@ -168,7 +168,7 @@ describe('/worker/drain without WORKER_SECRET', () => {
   afterAll(async () => s?.close());
 
   it('is disabled: every call gets 401, whatever it sends', async () => {
-    const res = await fetch(`${s.url}/worker/drain`, {
+    const res = await s.fetch('/worker/drain', {
       method: 'POST',
       headers: { authorization: 'Bearer anything-at-all-here' },
     });

@@ -1,7 +1,11 @@
 /**
- * A real Chambers server for tests: the Node HTTP server on a random loopback port over a fresh
- * database (PGlite or the local PostgreSQL) and a KV store (Postgres table or Upstash via the bridge),
- * with one token per agent, and the official MCP client to talk to it.
+ * A real Chambers app for tests over a fresh database (PGlite or the local PostgreSQL) and a KV store
+ * (Postgres table or Upstash via the bridge), with one token per agent, and the official MCP client to talk
+ * to it.
+ *
+ * By default no port is bound: the client's transport and `fetch` hand each request to the app's `fetch` in
+ * process (the same Request/Response objects, SSE streams included). `socket: true` serves the app on a
+ * random loopback port instead, for the suites whose subject is the transport or HTTP itself.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,11 +47,26 @@ export interface TestServerOptions {
   now?: () => Date;
   /** Sees every SQL statement the server sends, before it runs (a hook into a call in flight). */
   onQuery?: (sql: string) => void;
+  /**
+   * true: the Node HTTP server on a random loopback port, and every request over a real socket (suites
+   * about the transport or HTTP: headers set on the wire, body caps, Host checks, SSE framing). By default
+   * requests go to the app's `fetch` in process.
+   */
+  socket?: boolean;
 }
 
 export interface TestServer {
+  /**
+   * The server's origin: a real loopback origin with `socket: true`; otherwise a placeholder
+   * (http://chambers.invalid) that only `fetch` below reaches.
+   */
   url: string;
   mcpUrl: string;
+  /**
+   * `fetch` against this server, in process or over the socket (`socket: true`). Takes a URL under `url` or a
+   * path ('/healthz').
+   */
+  fetch(input: string | URL, init?: RequestInit): Promise<Response>;
   tokens: Record<AgentName, string>;
   db: DbHandle;
   kv: KvStore;
@@ -63,6 +82,24 @@ export interface TestServer {
   /** POST /v1/tools/:name with a JSON body. */
   callJson(agent: AgentName, tool: string, args: unknown): Promise<{ status: number; body: Envelope }>;
   close(): Promise<void>;
+}
+
+/** The origin of an in-process server: not resolvable, so a stray global `fetch(s.url)` fails loudly. */
+const IN_PROCESS_ORIGIN = 'http://chambers.invalid';
+
+/**
+ * A `fetch` that hands each request to the app in process. Like a network fetch, aborting the request's
+ * signal also ends a response body still being read (the client's transport aborts its SSE streams on
+ * close and on cancellation).
+ */
+function inProcessFetch(app: { fetch(request: Request): Response | Promise<Response> }): typeof fetch {
+  return async (input, init) => {
+    const response = await app.fetch(new Request(input, init));
+    // The caller's own signal: a Request's copy of it is only weakly tied to the original.
+    const signal = init?.signal ?? undefined;
+    if (response.body === null || signal === undefined) return response;
+    return new Response(response.body.pipeThrough(new TransformStream(), { signal }), response);
+  };
 }
 
 let shared: Promise<AgentRegistry> | undefined;
@@ -120,18 +157,30 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  cleanups.unshift(
-    () =>
-      new Promise<void>((resolve) => {
-        // serve() types its result as any Node server; ours is HTTP/1, which can drop idle keep-alives.
-        (server as Server).closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  const url = `http://127.0.0.1:${port}`;
+  let url = IN_PROCESS_ORIGIN;
+  // The transport's fetch: undefined means the global one, over the socket.
+  let transportFetch: typeof fetch | undefined;
+  if (options.socket) {
+    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    cleanups.unshift(
+      () =>
+        new Promise<void>((resolve) => {
+          // serve() types its result as any Node server; ours is HTTP/1, which can drop idle keep-alives.
+          (server as Server).closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    url = `http://127.0.0.1:${port}`;
+  } else {
+    transportFetch = inProcessFetch(app);
+  }
+  const serverFetch = (input: string | URL, init?: RequestInit) =>
+    (transportFetch ?? fetch)(
+      typeof input === 'string' && input.startsWith('/') ? `${url}${input}` : input,
+      init,
+    );
   const tokens = {} as Record<AgentName, string>;
   for (const agent of AGENT_NAMES) tokens[agent] = await mintToken(db.db, agent, 'test');
   const clients: Client[] = [];
@@ -143,6 +192,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     );
     const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
       requestInit: { headers: { Authorization: `Bearer ${tokens[agent]}`, ...opts.headers } },
+      ...(transportFetch === undefined ? {} : { fetch: transportFetch }),
     });
     await client.connect(transport);
     clients.push(client);
@@ -152,6 +202,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     mcpUrl: `${url}/mcp`,
+    fetch: serverFetch,
     tokens,
     db,
     kv,
@@ -170,7 +221,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return result.structuredContent as unknown as Envelope;
     },
     async callJson(agent, tool, args) {
-      const res = await fetch(`${url}/v1/tools/${tool}`, {
+      const res = await serverFetch(`/v1/tools/${tool}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${tokens[agent]}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(args),
