@@ -28,6 +28,3 @@ export function createLogger(
     child: (more) => createLogger(level, { ...fields, ...more }, sink),
   };
 }
-
-export const parseLogLevel = (value: string | undefined): LogLevel =>
-  value !== undefined && value in order ? (value as LogLevel) : 'info';

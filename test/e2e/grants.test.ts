@@ -90,13 +90,13 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {
         const tool = byName.get(name);
-        // All four hints are explicit: the spec defaults (destructive, not idempotent, open world) are wrong for us.
-        expect(tool?.annotations).toEqual({
-          title: tool?.title,
-          ...hints,
-          idempotentHint: true,
-          openWorldHint: false,
-        });
+        // Explicit where the spec defaults (destructive, not idempotent, open world) would be wrong: a writer
+        // declares all four; a reader declares read-only and closed world (the other two mean nothing for it).
+        expect(tool?.annotations).toEqual(
+          hints.readOnlyHint
+            ? { readOnlyHint: true, openWorldHint: false }
+            : { ...hints, idempotentHint: true, openWorldHint: false },
+        );
         expect(tool?.outputSchema).toMatchObject({ type: 'object', properties: { ok: {}, status: {} } });
       }
     });

@@ -4,8 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDocument } from '../../../src/documents/pipeline.ts';
-import { claimJobs, enqueueJob } from '../../../src/jobs/queue.ts';
 import { drainJobs } from '../../../src/jobs/drain.ts';
+import { claimJobs, enqueueJob } from '../../../src/jobs/queue.ts';
 import { createLogger } from '../../../src/log.ts';
 import { textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
