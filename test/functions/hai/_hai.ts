@@ -11,6 +11,7 @@ import { loadAgentsFromDir } from '../../../src/agents/load_node.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import * as schema from '../../../src/db/schema/hai.ts';
+import type { Db } from '../../../src/db/types.ts';
 import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';
 import { describeWithService } from '../../harness/services.ts';
 
@@ -268,6 +269,22 @@ export const HAI_TABLES = {
   evidence: schema.haiEvidence,
   parked: schema.haiParkedItems,
 };
+
+const rowCounts = async (db: Db) => {
+  const out: Record<string, number> = {};
+  for (const [name, t] of Object.entries(HAI_TABLES)) out[name] = (await db.select().from(t)).length;
+  return out;
+};
+
+/** Runs `action` and says which hai tables it changed, as { table: row delta } ({} when none). */
+export async function tableChanges(db: Db, action: () => Promise<unknown>): Promise<Record<string, number>> {
+  const a = await rowCounts(db);
+  await action();
+  const b = await rowCounts(db);
+  return Object.fromEntries(
+    Object.keys(b).flatMap((k) => (b[k] === a[k] ? [] : [[k, (b[k] ?? 0) - (a[k] ?? 0)]])),
+  );
+}
 
 export interface HeldMissionRow {
   /** The holding connection, inside its transaction (for statements the test runs while it holds the row). */
