@@ -316,7 +316,7 @@ function renderTool(tool: RegisteredTool, agents: AgentRegistry, order: readonly
     '| | |',
     '|---|---|',
     `| agents | ${holders.length === 0 ? 'none' : holders.join(', ')} |`,
-    `| behaviour | ${a.readOnlyHint ? 'read-only' : `writes · destructive: ${yesNo(a.destructiveHint)} · idempotent: ${yesNo(a.idempotentHint)}`} |`,
+    `| behaviour | ${'readOnlyHint' in a ? 'read-only' : `writes · destructive: ${yesNo(a.destructiveHint)} · idempotent: ${yesNo(a.idempotentHint)}`} |`,
     `| owner gate | ${gateText(def)} |`,
     `| retries | ${cell(retriesText(def))} |`,
     `| paging | ${def.pages === undefined ? 'no' : 'yes: `limit` and `cursor` (docs/contract.md "Lists")'} |`,

@@ -10,18 +10,18 @@ export const case_create = defineTool({
   name: 'case_create',
   title: 'Open an appeal case file',
   description:
-    'Opens an appeal case file (תיק ערר) under its committee case number and returns it with the id ' +
-    'every other case tool takes. A repeat with the same details returns the existing case ' +
-    '(created=false); the same number with other details is refused: change a case with case_update.',
+    'Opens an appeal case file (תיק ערר) under its committee case number; returns it with the id ' +
+    'every case tool takes. The same number with other details is refused: change a case with ' +
+    'case_update.',
   input: {
     case_number: z
       .string()
       .trim()
       .min(1)
       .max(100)
-      .describe('The committee case number exactly as written on the file, e.g. "ערר 1234/25"'),
+      .describe('The case number as written on the file, e.g. "ערר 1234/25"'),
     ...caseFields,
-    title: z.string().trim().min(1).max(300).describe('Short title of the appeal (Hebrew is fine)'),
+    title: z.string().trim().min(1).max(300).describe('Short title of the appeal'),
   },
   output: z.object({
     case: caseOutput,

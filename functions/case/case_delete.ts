@@ -8,7 +8,7 @@ import { caseIdInput } from '../../src/domain/cases.ts';
 
 export const case_delete = defineTool({
   name: 'case_delete',
-  title: 'Delete a case file (owner-gated)',
+  title: 'Delete a case file',
   description:
     'Deletes a case: no tool reaches it or its documents afterwards (the data is kept for audit). ' +
     'Owner-gated. To close finished work, set status "archived" with case_update instead.',

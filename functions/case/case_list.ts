@@ -19,14 +19,8 @@ export const case_list = defineTool({
   input: {
     status: caseStatusInput.optional(),
     outcome: caseOutcomeInput.optional(),
-    practice_area: z.string().trim().min(1).max(100).optional().describe('Exact practice area to filter by'),
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Substring to find in the case number or title (case-insensitive)'),
+    practice_area: z.string().trim().min(1).max(100).optional().describe('This practice area exactly'),
+    text: z.string().trim().min(1).max(200).optional().describe('Text in the case number or title'),
   },
   output: pagedOutput(caseSummaryOutput),
   mutates: false,

@@ -5,7 +5,7 @@ import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
-import { corpusInput, documentOutput, documentView } from '../../src/domain/documents.ts';
+import { corpusInput, documentSummary, documentSummaryOutput } from '../../src/domain/documents.ts';
 
 const keyset = createdAtKeyset(documents.createdAt, documents.id);
 
@@ -17,11 +17,11 @@ export const document_list = defineTool({
     'first, with their extraction status and page count. Metadata only: read text with ' +
     'document_text_get, find passages with the search_* tools.',
   input: {
-    case_id: z.uuid().optional().describe('List this case’s documents (corpus "case")'),
-    corpus: corpusInput.optional().describe('List this corpus; "case" needs case_id as well'),
-    status: z.enum(documentStatuses).optional().describe('Only documents in this extraction status'),
+    case_id: z.uuid().optional().describe('This case’s documents'),
+    corpus: corpusInput.optional().describe('This corpus ("case" needs case_id)'),
+    status: z.enum(documentStatuses).optional().describe('Only this extraction status'),
   },
-  output: pagedOutput(documentOutput),
+  output: pagedOutput(documentSummaryOutput),
   mutates: false,
   pages: keyset.pages,
   async run({ ctx, input, page }) {
@@ -46,6 +46,6 @@ export const document_list = defineTool({
       .where(and(...where))
       .orderBy(asc(documents.createdAt), asc(documents.id))
       .limit(page.limit + 1);
-    return page.from(rows, (r) => [r.cursorAt, r.id] as const, documentView);
+    return page.from(rows, (r) => [r.cursorAt, r.id] as const, documentSummary);
   },
 });

@@ -13,20 +13,19 @@ export const document_text_get = defineTool({
   name: 'document_text_get',
   title: 'Read a document’s text by page',
   description:
-    'Reads a document’s extracted text page by page, from_page to to_page (1-based; at most ' +
-    `${MAX_PAGES_PER_CALL} pages and about ${MAX_CHARS_PER_CALL} characters a call, the first page ` +
-    'always whole), with page_count and next_page to continue. Use it to read a search hit’s page in ' +
-    'full. A document not yet extracted, or whose extraction failed, is invalid_state.',
+    `Reads a document’s extracted text by page, from_page to to_page (at most ${MAX_PAGES_PER_CALL} pages or about ${MAX_CHARS_PER_CALL} ` +
+    'characters a call), with page_count and next_page. Use it to read a search hit’s page whole. Not ' +
+    'extracted yet, or failed: invalid_state.',
   input: {
     document_id: documentIdInput,
-    from_page: z.number().int().min(1).max(100_000).optional().describe('First page to return (default 1)'),
+    from_page: z.number().int().min(1).max(100_000).optional().describe('First page (default 1)'),
     to_page: z
       .number()
       .int()
       .min(1)
       .max(100_000)
       .optional()
-      .describe(`Last page to return (default from_page + ${MAX_PAGES_PER_CALL - 1}, clamped to the cap)`),
+      .describe(`Last page (default from_page + ${MAX_PAGES_PER_CALL - 1})`),
   },
   output: z.object({
     document_id: z.uuid(),

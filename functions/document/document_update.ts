@@ -59,7 +59,10 @@ export const document_update = defineTool({
     const decisionFields = fields.filter((f) => (DECISION_FIELDS as readonly string[]).includes(f));
     if (decisionFields.length > 0 && doc.corpus !== 'internal' && doc.corpus !== 'library') {
       throw invalidArgs(
-        decisionFields.map((f) => ({ path: f, message: `not a field of a ${doc.corpus} document` })),
+        decisionFields.map((f) => ({
+          path: f,
+          message: `not a field of a ${doc.corpus} document (only internal and library documents have it)`,
+        })),
         'These fields apply only to internal and library documents.',
       );
     }

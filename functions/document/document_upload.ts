@@ -16,19 +16,15 @@ export const document_upload = defineTool({
   name: 'document_upload',
   title: 'Upload a case document or a style example',
   description:
-    'Stores a document and queues the extraction of its text. corpus "case": a document of one appeal ' +
-    '(appeal, response, appraisal, protocol), with case_id; corpus "style": one of the chair’s past ' +
-    'decisions kept as a writing example. Send text or content_base64 (PDF, DOCX, TXT, Markdown). The ' +
-    'same bytes again return the first document (created=false). The text is readable once ' +
-    'extraction_status shows it ready. Committee decisions go to internal_decision_add, rulings to ' +
-    'library_add.',
+    'Stores a document and queues the extraction of its text: corpus "case" (an appeal’s documents, ' +
+    'with case_id) or "style" (the chair’s past decisions as writing examples). Send text, or ' +
+    'content_base64 (PDF, DOCX, TXT, Markdown). Readable once extraction_status shows it ready. ' +
+    'Committee decisions go to internal_decision_add, rulings to library_add.',
   input: {
     corpus: z
       .enum(['case', 'style'])
-      .describe(
-        'case: a document of one appeal (needs case_id); style: the chair’s past decision as an example',
-      ),
-    case_id: caseIdInput.optional().describe('corpus "case" only: the case the document belongs to'),
+      .describe('case: an appeal’s document (with case_id); style: a writing example'),
+    case_id: caseIdInput.optional().describe('With corpus "case": its case'),
     ...contentFields,
   },
   output: uploadOutput,

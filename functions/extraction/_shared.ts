@@ -5,7 +5,7 @@ export const jobKindInput = z
   .string()
   .trim()
   .regex(/^[a-z][a-z0-9_.:-]{0,99}$/, 'a job kind: lower-case letters, digits, _ . : -')
-  .describe('A job kind, e.g. "document_extract"; omit for every kind');
+  .describe('A job kind, e.g. "document_extract"');
 
 /** The report of one drain, as extraction_run returns it. */
 export const drainReportOutput = z.object({

@@ -15,12 +15,7 @@ export const extraction_run = defineTool({
     'it is queued.',
   input: {
     kind: jobKindInput.optional(),
-    max_jobs: z
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('At most this many jobs in this batch (default 20)'),
+    max_jobs: z.int().min(1).max(100).optional().describe('At most this many jobs (default 20)'),
   },
   output: drainReportOutput,
   mutates: 'write',

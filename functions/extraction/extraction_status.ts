@@ -70,19 +70,8 @@ export const extraction_status = defineTool({
     'error. extraction_run drains a batch now.',
   input: {
     kind: jobKindInput.optional(),
-    document_id: z
-      .uuid()
-      .optional()
-      .describe('A document id: show that document’s jobs (subject "document:<id>")'),
-    subject: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe(
-        'A job subject as the queue stores it, e.g. "document:<uuid>"; use document_id for documents',
-      ),
+    document_id: z.uuid().optional().describe('Show this document’s state and jobs'),
+    subject: z.string().trim().min(1).max(200).optional().describe('A job subject, e.g. "document:<uuid>"'),
   },
   output: statusOutput,
   mutates: false,

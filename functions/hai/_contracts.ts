@@ -15,19 +15,19 @@ const MAX_CONTRACT_DAYS = 366;
 
 /** The finite contract's terms, shared by hai_open_mission and hai_recontract. */
 export const contractInput = {
-  goal: z.string().trim().min(1).max(2000).describe('What the mission must achieve, in one or two sentences'),
+  goal: z.string().trim().min(1).max(2000).describe('What the mission must achieve'),
   in_scope: z
     .array(z.string().trim().min(1).max(200))
     .min(1)
     .max(MAX_SCOPE_LABELS)
     .describe(
-      'Activity labels the mission allows, e.g. ["analysis", "research:case-law"]; an activity matches a label equal to it or that it extends with ":"',
+      'Activity labels allowed, e.g. ["analysis", "research:case-law"]; a label covers its ":" extensions',
     ),
   out_of_scope: z
     .array(z.string().trim().min(1).max(200))
     .max(MAX_SCOPE_LABELS)
     .optional()
-    .describe('Activity labels explicitly outside the mission (checked before in_scope)'),
+    .describe('Activity labels excluded (checked first)'),
   criteria: z
     .array(
       z.object({
@@ -42,22 +42,20 @@ export const contractInput = {
           .trim()
           .min(1)
           .max(1000)
-          .describe('How it is verified (what is checked, by whom or by which test)'),
+          .describe('How it is verified: what is checked, by whom or which test'),
       }),
     )
     .min(1)
     .max(MAX_CRITERIA)
-    .describe('Acceptance criteria: at least one, each with how it is verified'),
-  expires_at: z.iso
-    .datetime({ offset: true })
-    .describe(`When the mission expires (ISO 8601, in the future, at most ${MAX_CONTRACT_DAYS} days ahead)`),
+    .describe('Acceptance criteria, each with how it is verified'),
+  expires_at: z.iso.datetime({ offset: true }).describe(`Expiry, at most ${MAX_CONTRACT_DAYS} days ahead`),
   max_sessions: z
     .number()
     .int()
     .min(1)
     .max(MAX_SESSIONS)
     .optional()
-    .describe('How many session leases may be live at once (default 2)'),
+    .describe('Live sessions allowed at once (default 2)'),
 };
 
 export interface ContractTerms {

@@ -16,7 +16,7 @@ import { MAX_SESSIONS } from './_contracts.ts';
 import { loadContract, loadMission } from './_missions.ts';
 import { type Holds, sentence, use } from './_roles.ts';
 
-export const leaseIdInput = z.uuid().describe('The lease_id returned by hai_authorize_session');
+export const leaseIdInput = z.uuid().describe('Your session lease (hai_authorize_session)');
 
 export const leaseKvKey = (id: string) => `hai:lease:v1:${id}`;
 

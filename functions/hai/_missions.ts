@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../src/db/types.ts';
 import { type Holds, sentence, use, whoDoes } from './_roles.ts';
 
-export const missionIdInput = z.uuid().describe('The mission id returned by hai_open_mission or hai_status');
+export const missionIdInput = z.uuid().describe('The mission id (hai_status)');
 
 export async function loadMission(db: Db, id: string, lock?: 'update' | 'share'): Promise<HaiMissionRow> {
   const q = db.select().from(haiMissions).where(eq(haiMissions.id, id));

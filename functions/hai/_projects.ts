@@ -11,16 +11,14 @@ export const projectIdInput = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" or "-", up to 64')
-  .describe('The logical project id (as bound with hai_bind_project), e.g. "erer-1024-25"');
+  .describe('The project id, e.g. "erer-1024-25"');
 
 export const deviceIdInput = z
   .string()
   .trim()
   .min(1)
   .max(100)
-  .describe(
-    'The device this session runs on; required when the mission names a project (its mount is checked)',
-  );
+  .describe('This session’s device; required when the mission names a project');
 
 /** At most this many focus lanes of a project are active at once (hai_set_focus enforces it). */
 export const MAX_ACTIVE_LANES = 2;

@@ -10,19 +10,18 @@ import { sentence, use } from './_roles.ts';
 
 export const hai_accept_next_step = defineTool({
   name: 'hai_accept_next_step',
-  title: 'Accept the proposed next step (owner-gated)',
+  title: 'Accept the proposed next step',
   description:
-    'Makes the pending proposal the canonical next step: its text becomes the new version of NEXT_STEP.md. ' +
-    'Owner-gated: needs owner_ack: true and the owner’s reason, given only after the owner read that ' +
-    'proposal. Name the proposal_version the owner approved (from hai_get_next_step). no_proposal when ' +
-    'nothing is pending; accepting an already accepted version returns it again (created=false).',
+    'Makes the pending proposal the canonical next step (a new version of NEXT_STEP.md). Owner-gated, ' +
+    'after the owner read it: name the proposal_version they approved (hai_get_next_step). ' +
+    'no_proposal when nothing is pending.',
   input: {
     project_id: projectIdInput,
     proposal_version: z
       .number()
       .int()
       .min(1)
-      .describe('The version of the proposal the owner approved (hai_get_next_step shows it)'),
+      .describe('The proposal version the owner approved (hai_get_next_step)'),
   },
   output: z.object({
     proposal_version: z.int().min(1).describe('The proposal accepted'),

@@ -13,17 +13,16 @@ const DEFAULT_TTL_S = 1800;
 
 export const hai_authorize_session = defineTool({
   name: 'hai_authorize_session',
-  title: 'Authorize a work session under a mission (lease)',
+  title: 'Authorize a work session',
   description:
-    'Issues a session lease: the right to work under an active mission’s current contract until it expires, ' +
-    'the contract changes (lease_revoked) or the mission closes. State the contract_version you read ' +
-    '(hai_status shows it): a stale one is contract_version_mismatch. The contract caps live sessions: ' +
-    'beyond it parallel_session_denied. device_id is required when the mission names a project and must be ' +
-    'a bound device. Asking again with the same mission, version, device and harness while your lease lives ' +
-    'returns that lease (created=false). Pass lease_id to hai_get_contract, hai_check_activity and hai_proof.',
+    'Issues a session lease: the right to work under an active mission’s current contract until it ' +
+    'expires, the contract changes or the mission closes. Give the contract_version you read ' +
+    '(hai_status shows it; a stale one is contract_version_mismatch), and device_id when the mission ' +
+    'names a project. Beyond the contract’s session cap: parallel_session_denied. Pass the lease_id ' +
+    'to hai_get_contract, hai_check_activity and hai_proof.',
   input: {
     mission_id: missionIdInput,
-    contract_version: z.number().int().min(1).describe('The contract version you read and will work under'),
+    contract_version: z.number().int().min(1).describe('The contract version you read'),
     device_id: deviceIdInput.optional(),
     harness_id: z
       .string()
@@ -31,7 +30,7 @@ export const hai_authorize_session = defineTool({
       .min(1)
       .max(100)
       .optional()
-      .describe('Which harness or run this session is (distinguishes parallel sessions of one agent)'),
+      .describe('Which harness or run this is (tells parallel sessions apart)'),
     ttl_seconds: z
       .number()
       .int()

@@ -9,12 +9,11 @@ import { writtenOrExisting } from './_writes.ts';
 
 export const hai_bind_project = defineTool({
   name: 'hai_bind_project',
-  title: 'Bind a project to a device (owner-gated)',
+  title: 'Bind a project to a device',
   description:
-    'Registers a logical project (if new) and records where it is mounted on one device. Owner-gated: ' +
-    'needs owner_ack: true and the owner’s reason. Missions that name a project require every session, ' +
-    'proof and close to come from a bound device (device_mount_required otherwise). Binding the same ' +
-    'device again with the same path changes nothing; a new path re-binds it. Returns the project and the mount.',
+    'Registers a project (if new) and where it is mounted on one device. Owner-gated. A mission that ' +
+    'names a project takes sessions, proofs and closes only from a bound device ' +
+    '(device_mount_required). A new path re-binds the device. Returns the project and the mount.',
   input: {
     project_id: projectIdInput,
     device_id: deviceIdInput.describe('The device being bound, e.g. the workstation or runner name'),
@@ -23,7 +22,7 @@ export const hai_bind_project = defineTool({
       .trim()
       .min(1)
       .max(500)
-      .describe('Where the project lives on that device (informational; the server stores artifacts itself)'),
+      .describe('Where the project lives on that device (informational)'),
     title: z
       .string()
       .trim()

@@ -9,12 +9,12 @@ import { writtenOrExisting } from './_writes.ts';
 
 export const hai_check_activity = defineTool({
   name: 'hai_check_activity',
-  title: 'Check whether an activity is inside the contract',
+  title: 'Check an activity against the contract',
   description:
-    'Says whether an activity is inside your session’s contract before you do it: out_of_scope labels are ' +
-    'checked first, then in_scope; a label matches the activity itself and its ":" extensions ("research" ' +
-    'covers "research:case-law"). Writes only an audit record. Needs a valid lease (lease_revoked / ' +
-    'lease_expired). Out of scope means: do not do it; park it with hai_park_item and tell the ceo.',
+    'Says whether an activity is inside your session’s contract before you do it: out_of_scope first, ' +
+    'then in_scope; a label covers itself and its ":" extensions ("research" covers ' +
+    '"research:case-law"). Writes only an audit record. Out of scope: do not do it; park it with ' +
+    'hai_park_item.',
   input: {
     lease_id: leaseIdInput,
     activity: z
@@ -22,7 +22,7 @@ export const hai_check_activity = defineTool({
       .trim()
       .min(1)
       .max(200)
-      .describe('The activity label you are about to do, e.g. "research:case-law" or "drafting:ruling"'),
+      .describe('The activity you are about to do, e.g. "research:case-law"'),
   },
   output: z.object({
     activity: z.string().describe('The activity as checked (lower case, single spaces)'),

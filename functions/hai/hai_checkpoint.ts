@@ -22,19 +22,18 @@ export const hai_checkpoint = defineTool({
   name: 'hai_checkpoint',
   title: 'Record a checkpoint in the project history',
   description:
-    'Records a named checkpoint in the project history: a summary, optionally new versions of run-contract ' +
-    'artifacts (PROJECT_STATE.md, CODE_STATE.md, BRIEFING.md, PROMPT.md, INTENT.md, EXECUTION_REPORT_<ID>.md, ' +
-    'VALIDATION_REPORT_<ID>.md), and the version of every artifact at that point, so hai_recover can resume ' +
-    'from it. NEXT_STEP.md and NEXT_STEP.proposed.md are written only by the proposal tools. The label is ' +
-    'the key: the same checkpoint again returns the first (created=false); the same label with other content ' +
-    'is idempotency_key_reuse. Nothing is ever deleted; older versions stay readable.',
+    'Records a named checkpoint in a project’s history: a summary, optionally new versions of ' +
+    'run-contract artifacts (PROJECT_STATE.md, CODE_STATE.md, BRIEFING.md, PROMPT.md, INTENT.md, ' +
+    'EXECUTION_REPORT_<ID>.md, VALIDATION_REPORT_<ID>.md), and the version of every artifact then, ' +
+    'for hai_recover to resume from. The label is the key: reusing it with other content is ' +
+    'idempotency_key_reuse.',
   input: {
     project_id: projectIdInput,
     label: z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/, 'letters, digits, ".", "_", ":" or "-"')
-      .describe('A unique name for this checkpoint in the project, e.g. "analysis-done-2026-11-30"'),
+      .describe('Unique checkpoint name, e.g. "analysis-done-2026-11-30"'),
     summary: z.string().trim().min(1).max(5000).describe('What was done and what state the work is in'),
     artifacts: z
       .array(

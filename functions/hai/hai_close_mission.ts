@@ -11,13 +11,11 @@ import { sentence, use } from './_roles.ts';
 
 export const hai_close_mission = defineTool({
   name: 'hai_close_mission',
-  title: 'Close a mission (completed or abandoned)',
+  title: 'Close a mission',
   description:
-    'Closes an active mission for good and revokes all its session leases. outcome "completed" needs ' +
-    'passing evidence (hai_proof) for every criterion of the current contract, else review_required listing ' +
-    'the criteria without it; "abandoned" needs owner_ack: true and the owner’s reason. A closed mission is ' +
-    'terminal (mission_not_active afterwards). device_id is required when the mission names a project. ' +
-    'Retrying the same close returns it again (created=false).',
+    'Closes an active mission for good and revokes its leases. "completed" needs passing hai_proof ' +
+    'evidence for every criterion of the current contract (else review_required, listing them); ' +
+    '"abandoned" is owner-gated. device_id is needed when the mission names a project.',
   input: {
     mission_id: missionIdInput,
     outcome: z

@@ -10,10 +10,8 @@ export const hai_get_contract = defineTool({
   name: 'hai_get_contract',
   title: 'Read the contract your session works under',
   description:
-    'Reads the contract of your session lease: goal, activities in and out of scope, acceptance criteria ' +
-    'with how each is verified, expiry and session cap. Needs a valid lease: lease_revoked when the contract ' +
-    'changed or the mission closed (authorize again on the new version), lease_expired when its time is up. ' +
-    'Read-only; call it at the start of every session and after any lease error.',
+    'Reads your session’s contract: goal, scope, acceptance criteria with how each is verified, ' +
+    'expiry and session cap. Call it at the start of every session and after a lease error.',
   input: { lease_id: leaseIdInput },
   output: z.object({
     mission: z.object({

@@ -8,11 +8,11 @@ import { loadProject, projectIdInput } from './_projects.ts';
 
 export const hai_get_next_step = defineTool({
   name: 'hai_get_next_step',
-  title: 'Read the canonical next step and any pending proposal',
+  title: 'Read the next step and its proposal',
   description:
-    'Reads the project’s canonical next step (NEXT_STEP.md, written only when the owner accepts a ' +
-    'proposal) and the proposal waiting for acceptance, if any (NEXT_STEP.proposed.md, with its version, ' +
-    'which hai_accept_next_step takes). Status "empty" when neither exists. Read-only.',
+    'Reads a project’s canonical next step (NEXT_STEP.md, changed only when the owner accepts) and ' +
+    'the proposal awaiting acceptance with its version (NEXT_STEP.proposed.md). Status "empty" when ' +
+    'neither exists.',
   input: { project_id: projectIdInput },
   output: z.object({
     project_id: z.string().describe('The project'),

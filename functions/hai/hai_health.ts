@@ -22,10 +22,9 @@ export const hai_health = defineTool({
   name: 'hai_health',
   title: 'Health of the governance service',
   description:
-    'Reports whether the database and the key-value store (where session leases are cached) answer, and ' +
-    'the size of the governance state: projects, active missions, live session leases, active focus lanes ' +
-    'and inbox items. Read-only and ' +
-    'cheap; use hai_status for the details of projects and missions.',
+    'Whether the database and the key-value store (session lease cache) answer, and counts of ' +
+    'projects, active missions, live leases, active lanes and inbox items. Cheap; hai_status has the ' +
+    'details.',
   input: {},
   output: healthOutput.extend({
     healthy: z.boolean().describe('Both stores answer'),

@@ -20,21 +20,20 @@ export const hai_open_mission = defineTool({
   name: 'hai_open_mission',
   title: 'Open a mission under a finite contract',
   description:
-    'Opens a mission with contract version 1: a goal, the activities in and out of scope, at least one ' +
-    'acceptance criterion (each saying how it is verified), an expiry, and how many sessions may run at ' +
-    'once. An invalid or open-ended contract is invalid_args. One active mission per project (or one without ' +
-    'a project): a second is active_mission_exists. The name is the key: the same call again returns the ' +
-    'mission (created=false). Agents then join it with hai_authorize_session.',
+    'Opens a mission with contract version 1: a goal, activities in and out of scope, at least one ' +
+    'acceptance criterion saying how it is verified, an expiry and the session cap. One active ' +
+    'mission per project (else active_mission_exists); the name is its key. Agents then join it with ' +
+    'hai_authorize_session.',
   input: {
     name: z
       .string()
       .trim()
       .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lower-case letters, digits, "_" or "-"')
-      .describe('A short unique name for the mission, e.g. "erer-1024-analysis"'),
+      .describe('Unique mission name, e.g. "erer-1024-analysis"'),
     title: z.string().trim().min(1).max(300).describe('What the mission is, for people'),
     project_id: projectIdInput
       .optional()
-      .describe('The project the mission works on; then sessions, proof and close need a bound device_id'),
+      .describe('The project it works on; sessions then need a bound device'),
     ...contractInput,
   },
   output: z.object({

@@ -11,9 +11,8 @@ export const hai_park = defineTool({
   name: 'hai_park',
   title: 'Park an idea in the project inbox',
   description:
-    'Puts an idea, request or loose end into the project’s inbox so it is not lost and does not derail the ' +
-    'current focus. Touches nothing else. The same text parked twice is one inbox item (created=false). ' +
-    'To set aside a work item of a mission with a rationale use hai_park_item instead. Returns the item.',
+    'Puts an idea, request or loose end into a project’s inbox so it is neither lost nor a ' +
+    'distraction; touches nothing else. A mission’s set-aside work item goes to hai_park_item.',
   input: {
     project_id: projectIdInput,
     text: z

@@ -9,12 +9,11 @@ import { writtenOrExisting } from './_writes.ts';
 
 export const hai_park_item = defineTool({
   name: 'hai_park_item',
-  title: 'Park a work item of a mission with a rationale',
+  title: 'Park a mission’s work item',
   description:
-    'Records a work item that will not be done now under an active mission (out of scope, blocked, or for ' +
-    'a later mission), with the rationale. A parked item carries no execution right: it authorizes nothing ' +
-    'and is not part of the contract; only the owner can bring it in (hai_recontract or a new mission). The ' +
-    'same item parked twice is one record (created=false). For loose ideas of a project use hai_park.',
+    'Records a work item of an active mission that will not be done now (out of scope, blocked, ' +
+    'later), with its rationale. It carries no execution right: only the owner brings it in ' +
+    '(hai_recontract or a new mission). Loose ideas of a project go to hai_park.',
   input: {
     mission_id: missionIdInput,
     item: z.string().trim().min(1).max(2000).describe('The work item being parked'),
@@ -23,7 +22,7 @@ export const hai_park_item = defineTool({
       .trim()
       .min(1)
       .max(2000)
-      .describe('Why it is parked (required), e.g. "out of scope: the plan is not in the contract"'),
+      .describe('Why it is parked, e.g. "out of scope: the plan is not in the contract"'),
   },
   output: z.object({
     parked: z.object({

@@ -13,11 +13,9 @@ export const hai_proof = defineTool({
   name: 'hai_proof',
   title: 'Record evidence for an acceptance criterion',
   description:
-    'Records evidence for one acceptance criterion of your session’s contract: what was checked, the ' +
-    'result (pass or fail) and a reference to the evidence; you are recorded as the one who checked. ' +
-    'hai_close_mission "completed" needs passing evidence for every criterion of the current contract. Needs ' +
-    'a valid lease (lease_revoked / lease_expired) and, when the mission names a project, a bound device_id. ' +
-    'The same proof again returns the first record (created=false).',
+    'Records evidence for one acceptance criterion of your session’s contract: what was checked, pass ' +
+    'or fail, and a reference; you are recorded as the checker. hai_close_mission "completed" needs ' +
+    'passing evidence for every criterion. device_id is needed when the mission names a project.',
   input: {
     lease_id: leaseIdInput,
     criterion_id: z
@@ -26,12 +24,7 @@ export const hai_proof = defineTool({
       .min(1)
       .max(50)
       .describe('The criterion id from the contract (hai_get_contract)'),
-    checked: z
-      .string()
-      .trim()
-      .min(1)
-      .max(5000)
-      .describe('What was checked and how, following the criterion’s verification'),
+    checked: z.string().trim().min(1).max(5000).describe('What was checked and how'),
     result: z.enum(proofResults).describe('"pass" when the criterion is met, "fail" when it is not'),
     evidence: z
       .string()
@@ -39,7 +32,7 @@ export const hai_proof = defineTool({
       .min(1)
       .max(5000)
       .optional()
-      .describe('Where the evidence is: document and page, test run, artifact version, quote'),
+      .describe('Where the evidence is: document and page, test run, quote'),
     device_id: deviceIdInput.optional(),
   },
   output: z.object({

@@ -11,10 +11,9 @@ export const hai_propose_next_step = defineTool({
   name: 'hai_propose_next_step',
   title: 'Propose the next step',
   description:
-    'Writes a proposal for the project’s next step (a new version of NEXT_STEP.proposed.md). It does not ' +
-    'change the canonical NEXT_STEP.md: only the owner accepts a proposal (hai_accept_next_step). A newer ' +
-    'proposal supersedes one still pending. Proposing the same text as the latest proposal changes nothing ' +
-    '(created=false). Returns the proposal_version to hand to the owner.',
+    'Proposes a project’s next step (a new version of NEXT_STEP.proposed.md); a newer proposal ' +
+    'supersedes a pending one. NEXT_STEP.md changes only when the owner accepts ' +
+    '(hai_accept_next_step). Returns the proposal_version to hand to the owner.',
   input: {
     project_id: projectIdInput,
     content: z
@@ -22,7 +21,7 @@ export const hai_propose_next_step = defineTool({
       .trim()
       .min(1)
       .max(100_000)
-      .describe('The proposed next step as Markdown: what to do, why, and how it will be checked'),
+      .describe('The next step as Markdown: what, why, how it is checked'),
   },
   output: z.object({
     proposal_version: z

@@ -15,11 +15,10 @@ export const hai_read_artifacts = defineTool({
   name: 'hai_read_artifacts',
   title: 'Read a project’s run-contract artifacts',
   description:
-    'Reads run-contract artifacts of a project (PROJECT_STATE.md, PROMPT.md, INTENT.md, CODE_STATE.md, ' +
-    'BRIEFING.md, NEXT_STEP.md, NEXT_STEP.proposed.md, EXECUTION_REPORT_<ID>.md, VALIDATION_REPORT_<ID>.md). ' +
-    'With names: their latest text (or the given version of a single name). Without names: the index of ' +
-    'every artifact with its latest version, no text. Names are artifact names, never paths: anything else ' +
-    'is path_outside_root. Use hai_get_next_step for the next step and its pending proposal.',
+    'Reads a project’s run-contract artifacts (PROJECT_STATE.md, PROMPT.md, INTENT.md, CODE_STATE.md, ' +
+    'BRIEFING.md, NEXT_STEP.md, NEXT_STEP.proposed.md, EXECUTION_REPORT_<ID>.md, ' +
+    'VALIDATION_REPORT_<ID>.md): with names their latest text (or one name’s given version), without ' +
+    'names the index. Names, never paths (else path_outside_root).',
   input: {
     project_id: projectIdInput,
     names: z
@@ -27,13 +26,8 @@ export const hai_read_artifacts = defineTool({
       .min(1)
       .max(MAX_NAMES)
       .optional()
-      .describe('Artifact names to read, e.g. ["PROJECT_STATE.md", "BRIEFING.md"]; omit for the index'),
-    version: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe('A specific version; only with exactly one name (default: the latest)'),
+      .describe('Artifact names, e.g. ["BRIEFING.md"]; omit for the index'),
+    version: z.number().int().min(1).optional().describe('A version of a single name (default: the latest)'),
   },
   output: z.object({
     project_id: z.string().describe('The project'),

@@ -22,32 +22,27 @@ import {
 
 export const hai_recontract = defineTool({
   name: 'hai_recontract',
-  title: 'Replace a mission’s contract (owner-gated or break-glass)',
+  title: 'Replace a mission’s contract',
   description:
-    'Writes the next version of an active mission’s contract (full new terms) and revokes every session ' +
-    'lease of the mission: sessions must read the new contract and authorize again. Needs owner_ack: true ' +
-    'and the owner’s reason, unless break_glass is true with a break_glass_marker (an incident reference, ' +
-    'recorded on the contract) for an emergency without the owner. Name the version you are replacing in ' +
-    'expected_version: a stale one is contract_version_mismatch. Retrying returns the same new version.',
+    'Writes the next version of an active mission’s contract (full new terms) and revokes all its ' +
+    'session leases: sessions read the new contract and authorize again. Owner-gated, unless ' +
+    'break_glass with a break_glass_marker (an incident reference, recorded) for an emergency. ' +
+    'expected_version names the version replaced (stale: contract_version_mismatch).',
   input: {
     mission_id: missionIdInput,
-    expected_version: z
-      .number()
-      .int()
-      .min(1)
-      .describe('The current contract version you read and are replacing'),
+    expected_version: z.number().int().min(1).describe('The contract version you are replacing'),
     ...contractInput,
     break_glass: z
       .boolean()
       .optional()
-      .describe('Emergency change without the owner’s acknowledgement; needs break_glass_marker'),
+      .describe('Emergency change without the owner; needs break_glass_marker'),
     break_glass_marker: z
       .string()
       .trim()
       .min(1)
       .max(200)
       .optional()
-      .describe('With break_glass: the incident reference or marker that justifies it (recorded)'),
+      .describe('The incident reference justifying break_glass (recorded)'),
   },
   output: z.object({
     mission: missionOutput,

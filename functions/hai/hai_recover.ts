@@ -117,13 +117,12 @@ function missionAdvice(ctx: Holds & { agent: string }, m: ActiveMission, now: nu
 
 export const hai_recover = defineTool({
   name: 'hai_recover',
-  title: 'Advice: what to do next to get back on track',
+  title: 'Next actions to get back on track',
   description:
-    'Reads the governance state and returns concrete next actions, without changing anything: missions past ' +
-    'their expiry (recontract or close), stale (expired) and soon-expiring session leases (authorize again), ' +
-    'a next-step proposal waiting for the owner (accept it), and criteria without passing evidence (prove ' +
-    'them). Also returns the last checkpoint to resume from. Status "empty" when nothing needs attention. ' +
-    'Give project_id to narrow it (missing_project if unknown).',
+    'Turns the governance state into next actions, changing nothing: expired missions (recontract or ' +
+    'close), stale or expiring leases (authorize again), a proposal awaiting the owner, criteria ' +
+    'without passing evidence; and the last checkpoint to resume from. Status "empty" when nothing ' +
+    'needs attention.',
   input: { project_id: projectIdInput.optional() },
   output: z.object({
     advice: z

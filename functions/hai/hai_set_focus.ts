@@ -10,9 +10,8 @@ export const hai_set_focus = defineTool({
   name: 'hai_set_focus',
   title: 'Set a focus lane active or parked',
   description:
-    'Sets one focus lane of a project (its active context) to "active" or "parked". At most two lanes are ' +
-    'active at once: activating a third is refused with max_active_lanes; park one first. Setting a lane to ' +
-    'the state it already has changes nothing. Returns the lane and the project’s active lanes.',
+    'Sets a project’s focus lane (its active context) to "active" or "parked". At most two lanes are ' +
+    'active (a third is max_active_lanes: park one first). Returns the lane and the active lanes.',
   input: {
     project_id: projectIdInput,
     lane: z

@@ -16,13 +16,12 @@ import {
 
 export const hai_status = defineTool({
   name: 'hai_status',
-  title: 'Status of projects, missions, sessions, lanes and inbox',
+  title: 'Governance status',
   description:
-    'Summarises the governance state: per project its device mounts, active and parked focus lanes, inbox ' +
-    'size, pending next-step proposal and last checkpoint; every active mission with its current contract ' +
-    '(version — the one hai_authorize_session needs — scope, criteria with their evidence, expiry) and live ' +
-    'sessions; and the health of the database and key-value store. Give project_id to narrow it to one ' +
-    'project (missing_project if unknown). Read-only; hai_recover turns this state into next actions.',
+    'Summarises governance: per project its mounts, focus lanes, inbox size, pending proposal and ' +
+    'last checkpoint; every active mission with its current contract (version, scope, criteria and ' +
+    'evidence, expiry) and live sessions; store health. project_id narrows it to one project. ' +
+    'hai_recover turns this into next actions.',
   input: { project_id: projectIdInput.optional() },
   output: z.object({
     health: healthOutput,

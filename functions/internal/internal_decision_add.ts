@@ -14,10 +14,9 @@ export const internal_decision_add = defineTool({
   name: 'internal_decision_add',
   title: 'Add one of the committee’s own decisions',
   description:
-    'Adds one of the committee’s own decisions to the internal corpus that search_internal searches, ' +
-    'as text or a file (content_base64: PDF, DOCX, TXT, Markdown), with its number, date, committee ' +
-    'and parties as cited. The same bytes again return the first document (created=false). Court ' +
-    'rulings go to library_add.',
+    'Adds one of the committee’s own decisions to the corpus search_internal searches, as text or a ' +
+    'file in content_base64 (PDF, DOCX, TXT, Markdown), with its number, date, committee and parties ' +
+    'as cited. Court rulings go to library_add.',
   input: {
     ...contentFields,
     ...decisionFields,

@@ -14,10 +14,9 @@ export const library_add = defineTool({
   name: 'library_add',
   title: 'Add an external ruling to the library',
   description:
-    'Adds an external ruling (a court judgment, another committee’s decision) to the library that ' +
-    'search_library searches, as text or a file (content_base64: PDF, DOCX, TXT, Markdown), with its ' +
-    'number, date, court and parties as cited. The same bytes again return the first document ' +
-    '(created=false). The committee’s own decisions go to internal_decision_add.',
+    'Adds a court ruling (or another committee’s decision) to the library that search_library ' +
+    'searches, as text or a file in content_base64 (PDF, DOCX, TXT, Markdown), with its number, date, ' +
+    'court and parties as cited. The committee’s own decisions go to internal_decision_add.',
   input: {
     ...contentFields,
     ...decisionFields,

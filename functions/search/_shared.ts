@@ -17,9 +17,8 @@ export const queryInput = z
   .min(1)
   .max(1000)
   .describe(
-    'Words as they appear in the documents, usually Hebrew (e.g. היטל השבחה פטור, ע"א 1108/97): matching is ' +
-      'by word, not meaning, so an English query finds only English words. Niqqud, quote marks and prefixes ' +
-      '(ו ה ב כ ל מ ש) are normalised; more matching words rank higher.',
+    'Words as the documents write them, usually Hebrew (e.g. היטל השבחה פטור, ע"א 1108/97); matched by word, ' +
+      'not meaning: English finds only English. Niqqud, quote marks and prefixes are normalised',
   );
 
 /** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
@@ -56,8 +55,7 @@ function queryTerms() {
 }
 
 export const hitDescription =
-  'Hits rank best first, each with its page and a snippet marking the matched words «like this»; read the ' +
-  'page with document_text_get.';
+  'Hits rank best first, with page and «marked» snippet (document_text_get reads the page).';
 
 /** Runs a ranked search: the page of hits at the page's offset, shaped by `view`. */
 export async function runSearch<V extends object>(

@@ -12,7 +12,7 @@ export const search_case = defineTool({
     'committee’s past decisions are search_internal, court rulings search_library, the chair’s style ' +
     `examples search_style. ${hitDescription}`,
   input: {
-    case_id: z.uuid().describe('The case whose documents to search'),
+    case_id: z.uuid().describe('The case to search'),
     query: queryInput,
   },
   output: searchOutput.plain,

@@ -55,15 +55,12 @@ export const search_internal = defineTool({
   title: 'Search the committee’s own decisions',
   description:
     'Word search in the committee’s own past decisions, for consistency with earlier rulings. Give a ' +
-    'query, or like_case_id to find decisions like a case (its documents’ characteristic words become ' +
-    'the query), or both. Each hit carries the decision’s number, date, committee and parties. ' +
+    'query, or like_case_id (decisions like a case: its documents’ characteristic words become the ' +
+    'query), or both. Hits carry the decision’s number, date, committee and parties. ' +
     `${hitDescription}`,
   input: {
     query: queryInput.optional(),
-    like_case_id: z
-      .uuid()
-      .optional()
-      .describe('Find decisions similar to this case (uses its uploaded, extracted documents)'),
+    like_case_id: z.uuid().optional().describe('Find decisions like this case’s documents'),
   },
   output: searchOutput.internal,
   mutates: false,

@@ -6,8 +6,8 @@ export const search_library = defineTool({
   name: 'search_library',
   title: 'Search the library of court rulings',
   description:
-    'Word search in the library of court rulings; each hit carries the ruling’s number, date, court ' +
-    'and parties for citing. A hit is a lead to read, not a verified authority. The committee’s own ' +
+    'Word search in the library of court rulings; hits carry the ruling’s number, date, court and ' +
+    'parties for citing. A hit is a lead to read, not a verified authority. The committee’s own ' +
     `decisions are search_internal. ${hitDescription}`,
   input: { query: queryInput },
   output: searchOutput.library,

@@ -17,11 +17,8 @@ export const clampLimit = (limit: number | undefined): number =>
 
 /** The parameters the kernel adds to every paging tool. */
 export const pageParams = {
-  limit: z
-    .int()
-    .optional()
-    .describe(`Items per page: default ${DEFAULT_LIMIT}; values outside 1..${MAX_LIMIT} are clamped`),
-  cursor: z.string().max(512).optional().describe('next_cursor of the previous page; omit for the first'),
+  limit: z.int().optional().describe(`Page size, default ${DEFAULT_LIMIT}; clamped to 1..${MAX_LIMIT}`),
+  cursor: z.string().max(512).optional().describe('The last page’s next_cursor'),
 };
 
 /** A position in a list: the sort key of the last item served. */

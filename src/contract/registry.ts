@@ -8,13 +8,13 @@ import { familyOf, nameProblem, verbOf } from './naming.ts';
 import { type JsonSchema, outputSchemas, unboundedArrays, untypedPaths } from './schema.ts';
 
 /**
- * MCP annotations. `destructiveHint` and `idempotentHint` mean something only for a tool that changes state,
- * so a read-only tool declares just `readOnlyHint` and `openWorldHint` (the protocol's defaults for the
- * others would be wrong for a writer, and are ignored for a reader).
+ * MCP annotations, declared where the protocol's defaults (not read-only, destructive, not idempotent, open
+ * world) would be wrong: a reader says read-only and closed world (destructive and idempotent mean nothing
+ * for it); a writer says whether it destroys, that it is idempotent, and closed world.
  */
 export type ToolAnnotations =
   | { readOnlyHint: true; openWorldHint: false }
-  | { readOnlyHint: false; destructiveHint: boolean; idempotentHint: true; openWorldHint: false };
+  | { destructiveHint: boolean; idempotentHint: true; openWorldHint: false };
 
 /** The tool as `tools/list` shows it. */
 export interface ToolListing {
@@ -62,7 +62,6 @@ export const deriveAnnotations = (def: AnyTool): ToolAnnotations =>
   def.mutates === false
     ? { readOnlyHint: true, openWorldHint: false }
     : {
-        readOnlyHint: false,
         destructiveHint: def.mutates === 'destructive',
         idempotentHint: true,
         openWorldHint: false,

@@ -31,6 +31,8 @@ function trim(s: JsonSchema, io: 'input' | 'output'): JsonSchema {
   if (typeof s.format === 'string') delete s.pattern;
   if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
   if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
+  // Text parameters never take a blank string (docs/contract.md "Arguments"); said once, not on every one.
+  if (s.type === 'string' && s.minLength === 1) delete s.minLength;
   if (io === 'output') {
     // An output is advertised for its structure and types. What fields mean, which are always present, the
     // values an enum takes and the format of a string are documented once (docs/tools.md), and an output

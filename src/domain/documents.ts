@@ -60,6 +60,33 @@ export const documentView = (row: DocumentRow): DocumentView => ({
   updated_at: row.updatedAt.toISOString(),
 });
 
+/** A document as lists show it: what identifies it and whether its text is ready. */
+export const documentSummaryOutput = documentOutput.pick({
+  id: true,
+  corpus: true,
+  case_id: true,
+  title: true,
+  number: true,
+  decision_date: true,
+  status: true,
+  error: true,
+  page_count: true,
+  created_at: true,
+});
+
+export const documentSummary = (row: DocumentRow): z.output<typeof documentSummaryOutput> => ({
+  id: row.id,
+  corpus: row.corpus,
+  case_id: row.caseId,
+  title: row.title,
+  number: row.number,
+  decision_date: row.decisionDate,
+  status: row.status,
+  error: row.error,
+  page_count: row.pageCount,
+  created_at: row.createdAt.toISOString(),
+});
+
 export const documentIdInput = z
   .uuid()
   .describe('The document id (from document_list, a search hit or an upload)');

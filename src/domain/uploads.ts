@@ -43,23 +43,21 @@ export const contentFields = {
     .max(MAX_TEXT_SCHEMA_CHARS)
     .meta({ maxLength: ADVERTISED_TEXT_CHARS })
     .optional()
-    .describe(
-      'The document as text or Markdown (UTF-8, ≤ 2 MiB; a form feed starts a page); or give content_base64',
-    ),
+    .describe('The document as UTF-8 text or Markdown (≤ 2 MiB; form feed = new page)'),
   content_base64: z
     .string()
     .min(1)
     .max(MAX_BASE64_SCHEMA_CHARS)
     .meta({ maxLength: ADVERTISED_BASE64_CHARS })
     .optional()
-    .describe('The file in base64: PDF ≤ 20 MiB, DOCX ≤ 10 MiB, text ≤ 2 MiB; or give text'),
+    .describe('Or the file in base64: PDF ≤ 20 MiB, DOCX ≤ 10 MiB, text ≤ 2 MiB'),
   media_type: z
     .string()
     .trim()
     .min(1)
     .max(200)
     .optional()
-    .describe('The declared content type, if known; the bytes decide and a type they contradict is refused'),
+    .describe('The content type, if known (the bytes decide)'),
   filename: z.string().trim().min(1).max(300).optional().describe('The original file name'),
   title: z.string().trim().min(1).max(300).optional().describe('A short title; defaults to the file name'),
 };

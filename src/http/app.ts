@@ -46,9 +46,11 @@ export interface AppOptions {
 
 const SERVER_INSTRUCTIONS =
   'Chambers prepares decisions of an Israeli planning-and-building appeals committee. Every tool returns one ' +
-  'envelope {ok, status: ok|empty|error, data, message}; on error follow error.hint. Mutating tools are ' +
-  'idempotent: retrying the same call never duplicates anything. Owner-gated tools need the human owner’s ' +
-  'explicit approval passed as owner_ack: true with their reason.';
+  'envelope {ok, status: ok|empty|error, data, message}; "empty" is success with nothing to return; on error ' +
+  'follow error.hint. Every change is idempotent: repeating a call returns the first result (created=false), ' +
+  'never a duplicate. Lists page with limit (clamped to 1..200) and next_cursor. Owner-gated tools need the ' +
+  'human owner’s explicit approval, passed as owner_ack: true with their reason; never assume it. Tools that ' +
+  'take a lease_id need a live session lease (lease_expired / lease_revoked: authorize a new session).';
 
 export function createApp(options: AppOptions) {
   const { registry, config, log } = options;

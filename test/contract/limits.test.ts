@@ -63,7 +63,7 @@ describe('clampLimit', () => {
     expect(pageParams.limit.safeParse(500).success).toBe(true);
     expect(pageParams.cursor.safeParse('x'.repeat(512)).success).toBe(true);
     expect(pageParams.cursor.safeParse('x'.repeat(513)).success).toBe(false);
-    expect(pageParams.limit.description).toMatch(/1\.\.200 are clamped/);
+    expect(pageParams.limit.description).toMatch(/clamped to 1\.\.200/);
     expect(pageParams.cursor.description).toMatch(/next_cursor/);
   });
 });

@@ -309,7 +309,7 @@ describe('registry: the real catalogue', () => {
     const annotations = Object.fromEntries(registry.tools.map((t) => [t.def.name, t.listing.annotations]));
     // A reader declares only what means something for it; a writer says whether it destroys, and is idempotent.
     const reader = { readOnlyHint: true, openWorldHint: false };
-    const writer = { readOnlyHint: false, idempotentHint: true, openWorldHint: false };
+    const writer = { idempotentHint: true, openWorldHint: false };
     expect(annotations.case_get).toEqual(reader);
     expect(annotations.case_list).toEqual(reader);
     expect(annotations.case_final_text_get).toEqual(reader);
@@ -361,7 +361,7 @@ describe('registry: advertised schemas carry no noise', () => {
     const props = registry.get('case_list')?.listing.inputSchema.properties as Record<string, unknown>;
     expect(props.limit).toEqual({
       type: 'integer',
-      description: expect.stringMatching(/1\.\.200 are clamped/),
+      description: expect.stringMatching(/clamped to 1\.\.200/),
     });
     const get = registry.get('case_get')?.listing.inputSchema.properties as Record<string, unknown>;
     expect(get.case_id).toMatchObject({ type: 'string', format: 'uuid' });

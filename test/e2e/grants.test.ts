@@ -95,7 +95,7 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         expect(tool?.annotations).toEqual(
           hints.readOnlyHint
             ? { readOnlyHint: true, openWorldHint: false }
-            : { ...hints, idempotentHint: true, openWorldHint: false },
+            : { destructiveHint: hints.destructiveHint, idempotentHint: true, openWorldHint: false },
         );
         expect(tool?.outputSchema).toMatchObject({ type: 'object', properties: { ok: {}, status: {} } });
       }

@@ -270,10 +270,11 @@ describe('case_create', () => {
     expect(names).not.toContain('case_create');
     const ceo = await s.connect('ceo');
     const listed = (await ceo.listTools()).tools.find((t) => t.name === 'case_create');
-    expect(listed?.annotations).toMatchObject({
-      readOnlyHint: false,
+    // A writer: not destructive, idempotent (readOnlyHint false is the protocol's default, left out).
+    expect(listed?.annotations).toEqual({
       destructiveHint: false,
       idempotentHint: true,
+      openWorldHint: false,
     });
   });
 });

@@ -183,10 +183,10 @@ describe('case_delete', () => {
   it('is advertised as destructive with the gate parameters', async () => {
     const ceo = await s.connect('ceo');
     const listed = (await ceo.listTools()).tools.find((t) => t.name === 'case_delete');
-    expect(listed?.annotations).toMatchObject({
-      readOnlyHint: false,
+    expect(listed?.annotations).toEqual({
       destructiveHint: true,
       idempotentHint: true,
+      openWorldHint: false,
     });
     expect(Object.keys(listed?.inputSchema.properties ?? {}).sort()).toEqual([
       'case_id',

@@ -35,6 +35,7 @@ describe('case_final_text_get', () => {
       case_id: c.id,
       case_number: c.case_number,
       final_text: null,
+      ingested_at: null,
     });
     expect(before.message).toMatch(/no final decision text/);
 
@@ -84,7 +85,13 @@ describe('case_final_text_get', () => {
     for (const agent of ['researcher', 'analyst'] as const) {
       const env = await s.call(agent, 'case_final_text_get', { case_id: c.id });
       expect(errorCode(env), agent).toBe('tool_not_granted');
-      expect(env.ok ? undefined : env.error.details).toEqual({ agent, tool: 'case_final_text_get' });
+      expect(env.ok ? undefined : env.error.details).toEqual({
+        agent,
+        tool: 'case_final_text_get',
+        granted_to: ['ceo', 'qa', 'writer'],
+      });
+      // The hint says whom to hand the step to.
+      expect(env.ok ? '' : env.error.hint).toMatch(/ceo or qa or writer/);
     }
     for (const agent of ['ceo', 'writer', 'qa'] as const) {
       expect((await s.call(agent, 'case_final_text_get', { case_id: c.id })).ok, agent).toBe(true);

@@ -74,7 +74,6 @@ describe('document_list', () => {
       case_id: caseId,
       status: 'ready',
       page_count: 1,
-      media_type: 'text/plain',
     });
     expect(page.items[3]).toMatchObject({ status: 'pending', page_count: null });
     expect(page.next_cursor).toBeNull();

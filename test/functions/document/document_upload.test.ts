@@ -110,9 +110,9 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
           media_type: 'text/plain',
           byte_size: textBytes(text).length,
           title: 'חוות דעת',
-          filename: 'a.txt',
         },
       });
+      expect((await docRow(data.document.id))?.filename).toBe('a.txt');
       expect(data.next).toContain('extraction_status');
       expect(env.ok ? env.message : '').toContain('extraction queued');
       const queued = await jobsOf(data.document.id);

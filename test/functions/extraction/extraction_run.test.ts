@@ -112,11 +112,8 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
     it('refuses a kind no handler runs, and a max_jobs out of bounds (invalid_args)', async () => {
       const unknown = await s.call('ceo', 'extraction_run', { kind: 'nobody_runs_this' });
       expect(errorCode(unknown)).toBe('invalid_args');
-      expect(unknown.ok ? null : unknown.error.details?.handled_kinds).toEqual([
-        'run_a',
-        'run_b',
-        'run_flaky',
-      ]);
+      // The refusal names the kinds this server runs.
+      expect(unknown.ok ? '' : unknown.message).toContain('it runs run_a, run_b, run_flaky');
       expect(errorCode(await s.call('ceo', 'extraction_run', { max_jobs: 0 }))).toBe('invalid_args');
       expect(errorCode(await s.call('ceo', 'extraction_run', { max_jobs: 101 }))).toBe('invalid_args');
     });

@@ -77,12 +77,16 @@ for (const dbKind of ['pglite', 'postgres'] as const) {
           case_id: null,
           media_type: DOCX,
           status: 'pending',
-          number: 'ערר בב/6010/16',
-          decision_date: '2016-11-20',
-          committee: 'ועדת הערר לתכנון ובנייה מחוז מרכז',
-          parties: 'פרידמן נ׳ הוועדה המקומית בני ברק',
-          court: null,
         },
+      });
+      // The metadata as cited is stored with the document.
+      const [stored] = await s.db.db.select().from(documents).where(eq(documents.id, levy.document.id));
+      expect(stored).toMatchObject({
+        number: 'ערר בב/6010/16',
+        decisionDate: '2016-11-20',
+        committee: 'ועדת הערר לתכנון ובנייה מחוז מרכז',
+        parties: 'פרידמן נ׳ הוועדה המקומית בני ברק',
+        court: null,
       });
       const [job] = await s.db.db
         .select()
