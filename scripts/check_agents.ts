@@ -1,4 +1,4 @@
-// INV-TOOL6 check: agents/*.md grants against the live tool registry. Exits 1 on any problem.
+// The grant check (docs/contract.md "Grants and gates"): agents/*.md grants against the live tool registry. Exits 1 on any problem.
 // Run: node scripts/check_agents.ts [agents-dir]
 import { fileURLToPath } from 'node:url';
 import { toolList as tools } from '../functions/index.ts';

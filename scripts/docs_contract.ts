@@ -93,7 +93,8 @@ export function spliceBlocks(markdown: string, blocks: Record<string, string>): 
     const end = `<!-- END GENERATED ${name} -->`;
     const b = begin.exec(out);
     const e = b === null ? -1 : out.indexOf(end, b.index);
-    if (b === null || e < 0) throw new Error(`docs/contract.md: no "BEGIN/END GENERATED ${name}" marker pair`);
+    if (b === null || e < 0)
+      throw new Error(`docs/contract.md: no "BEGIN/END GENERATED ${name}" marker pair`);
     const from = b.index + b[0].length;
     out = `${out.slice(0, from)}${body}\n${out.slice(e)}`;
   }

@@ -11,7 +11,7 @@ import { createLogger, type LogSink } from './log.ts';
 
 export const VERSION = '0.1.0';
 
-/** Tool grants per agent, checked against the registry (INV-TOOL6) before anything is served. */
+/** Tool grants per agent, checked against the registry (the grant check) before anything is served. */
 export function grantsFromAgents(
   agents: AgentRegistry,
   registry: Registry,
@@ -25,7 +25,7 @@ export function grantsFromAgents(
   ];
   if (problems.length > 0) {
     throw new Error(
-      `The agent grants break INV-TOOL6:\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`,
+      `The agent grants break the grant check (docs/contract.md "Grants and gates"):\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`,
     );
   }
   return new Map([...agents.values()].map((a) => [a.name, new Set(a.tools)]));

@@ -1,4 +1,4 @@
-// Agent definitions (agents/<name>.md) and the INV-TOOL6 grant check (DESIGN C7).
+// Agent definitions (agents/<name>.md) and the grant check (docs/contract.md "Grants and gates").
 // Pure functions over strings: the Worker build uses this module too, and Workers have no fs.
 import {
   isAlias,
@@ -135,7 +135,7 @@ export function checkAgentSet(
 }
 
 /**
- * INV-TOOL6: grants match instructions, with nothing missing and nothing extra.
+ * The grant check: grants match instructions, with nothing missing and nothing extra.
  * (a) a tool named in backticks that is not granted, (b) a grant of an unknown tool,
  * (c) a grant never named in backticks in the instructions.
  */

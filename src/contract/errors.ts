@@ -1,5 +1,5 @@
 /**
- * The error catalogue (DESIGN.md §3): every code a tool result can carry, with the HTTP status the
+ * The error catalogue (docs/contract.md "Error codes"): every code a tool result can carry, with the HTTP status the
  * plain JSON route uses, whether a retry can succeed, and the recovery hint shown when a tool gives none.
  */
 export const errorCatalogue = {
@@ -153,7 +153,7 @@ export interface ArgIssue {
 
 /**
  * `invalid_args` for several problems at once, in the one detail shape every caller sees:
- * `{ issues: [{ path, message }] }` (docs/contract.md, "invalid_args").
+ * `{ issues: [{ path, message }] }` (docs/contract.md "Arguments").
  */
 export function invalidArgs(
   issues: readonly ArgIssue[],

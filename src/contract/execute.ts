@@ -99,7 +99,7 @@ export interface CallInput {
 }
 
 /**
- * The request flow of DESIGN.md §1 after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
+ * The request flow after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
  * → precheck → idempotency (C4) → run → envelope (C1) → audit row (C8).
  */
 export async function callTool({

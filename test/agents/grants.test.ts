@@ -189,7 +189,7 @@ describe('backtickedTokens', () => {
   });
 });
 
-describe('checkGrants (INV-TOOL6)', () => {
+describe('checkGrants (the grant check)', () => {
   const known = [...TOOLS];
 
   it('finds nothing in a consistent set', () => {

@@ -5,7 +5,7 @@ import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { grantsFromAgents } from '../../src/server.ts';
 
-describe('INV-TOOL6 against the live registry', () => {
+describe('the grant check against the live registry', () => {
   it('the agents in agents/ grant and mention exactly registered tools', async () => {
     const grants = grantsFromAgents(await loadAgentsFromDir('agents'), buildRegistry(tools));
     expect([...grants.keys()].sort()).toEqual(['analyst', 'ceo', 'qa', 'researcher', 'writer']);

@@ -1,4 +1,4 @@
-// C3: arguments arrive as sent. Unit cases from DESIGN.md and seed 001, then properties over arbitrary JSON.
+// C3 (docs/contract.md "Arguments"): arguments arrive as sent. Unit cases first, then properties over arbitrary JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

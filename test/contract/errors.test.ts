@@ -1,4 +1,4 @@
-// The error side of the envelope (C1, §3): internals stay in the log, store outages are
+// The error side of the envelope (docs/contract.md "Envelope" and "Error codes"): internals stay in the log, store outages are
 // dependency_unavailable, rate limiting says when to retry, the owner gate says what is missing.
 
 import { sql } from 'drizzle-orm';

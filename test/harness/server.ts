@@ -110,7 +110,7 @@ const realAgents = () => {
 
 /**
  * The real agents of agents/*.md with extra grants (fixture tools). Each extra tool is also named in
- * the agent's instructions, so the INV-TOOL6 check (no grant without a mention) still holds.
+ * the agent's instructions, so the grant check (no grant without a mention) still holds.
  */
 export async function agentsWithGrants(
   extra: Partial<Record<AgentName, readonly string[]>>,
