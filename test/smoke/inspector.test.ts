@@ -205,7 +205,8 @@ describe('MCP Inspector CLI against `npm start`', () => {
     const mutates = new Map(registeredTools.map((t) => [t.name, t.mutates]));
     for (const tool of listed.tools) {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(mutates.get(tool.name) === false);
+      // readOnlyHint false is the protocol's default, so a writer leaves it out.
+      expect(tool.annotations?.readOnlyHint ?? false, tool.name).toBe(mutates.get(tool.name) === false);
     }
     expect(listed.tools.find((t) => t.name === 'case_delete')?.annotations?.destructiveHint).toBe(true);
 
@@ -216,6 +217,14 @@ describe('MCP Inspector CLI against `npm start`', () => {
     expect((JSON.parse(researcher.stdout) as ToolsList).tools.map((t) => t.name)).toEqual(
       [...researcherGrants].sort(),
     );
+  }, 30_000);
+
+  it('advertises schemas the Inspector finds portable: no finding for any agent’s tools (--strict)', async () => {
+    for (const [agent, token] of firstStartTokens) {
+      const listed = await inspector(token, ['--method', 'tools/list', '--strict']);
+      expect(listed.code, `${agent}: ${listed.stderr}`).toBe(0);
+      expect(listed.stderr, agent).not.toMatch(/(Warning|Error): tool "|Schema portability/);
+    }
   }, 30_000);
 
   it('tools/call: case_create then case_get, arguments verbatim, one envelope', async () => {
