@@ -101,6 +101,19 @@ export async function createDocument(
 export interface ExtractOptions {
   now?: () => Date;
   log?: Pick<Logger, 'info' | 'warn'>;
+  /**
+   * Runs in the transaction that makes the document `ready`: the place to queue the work that reads its text
+   * (rule-based extractors), so that work is queued exactly when the text exists.
+   */
+  onReady?: (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
+}
+
+/** A document whose text was just extracted, as follow-up work sees it. */
+export interface ReadyDocument {
+  id: string;
+  corpus: DocumentCorpus;
+  caseId: string | null;
+  pageCount: number;
 }
 
 export interface ExtractResult {
@@ -188,10 +201,12 @@ export async function extractAndIndexDocument(
         .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
         .onConflictDoNothing();
     }
-    await tx
+    const [ready] = await tx
       .update(documents)
       .set({ status: 'ready', error: null, pageCount: pages.length, updatedAt: now(), extractedAt: now() })
-      .where(eq(documents.id, documentId));
+      .where(eq(documents.id, documentId))
+      .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
+    if (ready !== undefined) await options.onReady?.(tx, { ...ready, pageCount: pages.length });
   });
   options.log?.info('document extracted', {
     document_id: documentId,

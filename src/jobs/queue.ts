@@ -27,6 +27,11 @@ export interface EnqueueInput {
   subject?: string;
   maxAttempts?: number;
   runAt?: Date;
+  /**
+   * A job of the same key that went `dead` is put back to `pending` with fresh attempts (asking again for work
+   * that failed is a retry, not a duplicate); a pending, running or succeeded one is returned as it is.
+   */
+  reviveDead?: boolean;
 }
 
 export interface JobContext {
@@ -105,6 +110,15 @@ export async function enqueueJob(db: DbOrTx, job: EnqueueInput): Promise<{ id: s
     .returning({ id: jobs.id });
   const first = inserted[0];
   if (first !== undefined) return { id: first.id, created: true };
+  if (job.reviveDead === true) {
+    const revived = await db.execute(sql`
+      update jobs set state = 'pending', attempt = 0, last_error = null, run_at = now(), lease_until = null,
+        locked_by = null, finished_at = null, updated_at = now(), payload = ${JSON.stringify(job.payload)}::jsonb
+      where kind = ${job.kind} and dedupe_key = ${job.dedupeKey} and state = 'dead'
+      returning id`);
+    const id = rowsOf(revived)[0]?.id;
+    if (typeof id === 'string') return { id, created: true };
+  }
   const existing = await db.execute(
     sql`select id from jobs where kind = ${job.kind} and dedupe_key = ${job.dedupeKey}`,
   );
