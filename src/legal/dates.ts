@@ -184,7 +184,7 @@ const PATTERNS: { re: RegExp; parse(m: RegExpExecArray): string | null }[] = [
   },
   {
     // ג' בשבט התשפ"ו, כ"א בטבת תשפ"ו, ט"ו באדר ב' התשפ"ד
-    re: new RegExp(`(?<![א-ת])(${HEB_NUM})\\s+ב?(${HEB_MONTH})\\s*,?\\s*(${HEB_YEAR})(?![א-ת])`, 'g'),
+    re: new RegExp(`(?<![א-ת])(${HEB_NUM})\\s+ב?(${HEB_MONTH})${Q}?\\s*,?\\s*(${HEB_YEAR})(?![א-ת])`, 'g'),
     parse: (m) =>
       hebrewDateToIso(m[1] ?? '', (m[2] ?? '').replace(/["'״׳”’]/g, '').replace(/\s+/g, ' '), m[3] ?? ''),
   },
