@@ -7,6 +7,7 @@ import { buildRegistry, type Registry } from './contract/registry.ts';
 import { createApp } from './http/app.ts';
 import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
+import { prefixedKv } from './kv/prefix.ts';
 import { createLogger, type LogSink } from './log.ts';
 
 export const VERSION = '0.1.0';
@@ -60,11 +61,16 @@ export function createChambers(options: ChambersOptions) {
   const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
   const log = createLogger(config.logLevel, {}, options.logSink);
+  // Every runtime's stores, with the environment's key-value prefix (KV_PREFIX) applied to every key.
+  const services = async (c: Context): Promise<RequestServices> => {
+    const s = await options.services(c);
+    return { ...s, kv: prefixedKv(s.kv, config.kvPrefix) };
+  };
   const app = createApp({
     registry,
     grants,
     config,
-    services: options.services,
+    services,
     env: options.env,
     log,
     version: VERSION,
