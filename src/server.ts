@@ -49,6 +49,8 @@ export interface ChambersOptions {
    */
   registry?: Registry;
   logSink?: LogSink;
+  /** The database's fingerprint for /healthz (src/db/ensure.ts databaseTarget); Node passes it. */
+  databaseId?: string;
   /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
   now?(): Date;
   /** Test suite: check every tool result against the tool's output schema (a mismatch answers internal). */
@@ -79,6 +81,7 @@ export function createChambers(options: ChambersOptions) {
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.databaseId === undefined ? {} : { databaseId: options.databaseId }),
     ...(options.checkOutputs === undefined ? {} : { checkOutputs: options.checkOutputs }),
   });
   return { app, registry, grants, log };

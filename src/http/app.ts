@@ -26,7 +26,7 @@ export interface AppOptions {
   config: AppConfig;
   services(c: Context): Promise<RequestServices>;
   env: Readonly<Record<string, string | undefined>>;
-  log: Logger & { child(fields: Record<string, unknown>): Logger };
+  log: Logger;
   rateLimiter?: RateLimiter;
   /** Check every result against its tool's output schema (the test suite; see callTool). */
   checkOutputs?: boolean;
@@ -40,6 +40,8 @@ export interface AppOptions {
    */
   kick?(c: Context): void;
   version: string;
+  /** The database's fingerprint, shown by /healthz (Node: `npm run token` checks it is minting for this server). */
+  databaseId?: string;
   /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
   now?(): Date;
 }
