@@ -64,11 +64,19 @@ export async function startWorkerDev(options: WorkerDevOptions): Promise<WorkerD
     NEON_WS_PROXY: options.neonProxy,
     UPSTASH_REDIS_REST_URL: options.upstash.url,
     UPSTASH_REDIS_REST_TOKEN: options.upstash.token,
+    // wrangler.toml says "prod"; a local run keeps its keys apart unless told otherwise.
+    KV_PREFIX: 'dev',
     ...options.vars,
   };
+  // Both Workers in one workerd: the MCP Worker (first: it serves the port) and the extraction Worker its
+  // EXTRACTION binding reaches.
   const args = [
     wranglerBin,
     'dev',
+    '-c',
+    'wrangler.toml',
+    '-c',
+    'wrangler.extraction.toml',
     '--local',
     '--ip',
     '127.0.0.1',

@@ -4,7 +4,7 @@ import { appConfigFromEnv, type Env } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
-import { createApp } from './http/app.ts';
+import { type AppOptions, createApp } from './http/app.ts';
 import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
 import { prefixedKv } from './kv/prefix.ts';
@@ -39,6 +39,8 @@ export interface ChambersOptions {
   waitUntil?(c: Context, work: Promise<unknown>): void;
   /** Drains the queue soon after a tool enqueued (see AppOptions.kick); without it a kick does nothing. */
   kick?(c: Context): void;
+  /** Runs every drain elsewhere (the MCP Worker hands them to the extraction Worker); see AppOptions.drain. */
+  drain?: AppOptions['drain'];
   /** The job handlers, by kind, that drains run (the entries pass entry/registries.ts). */
   jobHandlers: Readonly<Record<string, JobHandler>>;
   /** The tools to serve (the entries pass entry/registries.ts; tests may serve fixture tools). */
@@ -78,6 +80,7 @@ export function createChambers(options: ChambersOptions) {
     version: VERSION,
     jobHandlers: options.jobHandlers,
     ...(options.kick === undefined ? {} : { kick: options.kick }),
+    ...(options.drain === undefined ? {} : { drain: options.drain }),
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
     ...(options.now === undefined ? {} : { now: options.now }),
