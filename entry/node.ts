@@ -49,7 +49,10 @@ const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
-const { app, registry, log } = createChambers({
+const { app, registry, log, ownerGate } = createChambers({
+  // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
+  // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
+  defaultOwnerGate: embedded ? 'ack' : 'approval',
   kick: () => loop?.kick(),
   agents,
   tools,
@@ -110,7 +113,9 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);
   }
-  console.log(`Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe})`);
+  console.log(
+    `Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe}; owner gates: ${ownerGate})`,
+  );
   if (tokens.length > 0) {
     console.log(
       '\nFirst start: one bearer token per agent (shown once; mint more with `npm run token -- <agent>`):',

@@ -25,6 +25,8 @@ export interface McpCallState {
   holders: ReadonlyMap<string, readonly string[]>;
   /** The tool context without progress, which only the MCP request can provide. */
   ctx: Omit<ToolContext, 'progress'>;
+  /** The owner's console (…/console), named in approval-mode refusals. */
+  consoleUrl?: string;
 }
 
 export interface McpEndpointOptions {
@@ -104,6 +106,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           holders: state.holders,
           rateLimiter,
           checkOutputs,
+          consoleUrl: state.consoleUrl,
         });
         return server.projectCallToolResult(callToolResult(envelope), tool.listing.outputSchema);
       });
@@ -194,6 +197,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       holders: state.holders,
       rateLimiter,
       checkOutputs,
+      consoleUrl: state.consoleUrl,
     });
     const result = callToolResult(envelope);
     return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));

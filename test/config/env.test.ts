@@ -35,7 +35,20 @@ describe('the shared settings', () => {
       workerSecret: null,
       rateLimit: { perSecond: 50, burst: 200 },
       logLevel: 'info',
+      publicUrl: null,
+      ownerGate: undefined,
     });
+  });
+
+  it('reads the owner gate mode and the public address', () => {
+    expect(appConfigFromEnv({ OWNER_GATE: 'approval' }).ownerGate).toBe('approval');
+    expect(appConfigFromEnv({ OWNER_GATE: 'ack' }).ownerGate).toBe('ack');
+    expect(appConfigFromEnv({ PUBLIC_URL: 'https://chambers.example/' }).publicUrl).toBe(
+      'https://chambers.example',
+    );
+    const error = configError(() => appConfigFromEnv({ OWNER_GATE: 'trust', PUBLIC_URL: 'ftp://x' }));
+    expect(error.variables).toEqual(['OWNER_GATE', 'PUBLIC_URL']);
+    expect(error.message).toContain('OWNER_GATE must be one of ack, approval, got "trust"');
   });
 
   it('reads lists, whole numbers, the limiter switch and the log level', () => {

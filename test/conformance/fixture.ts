@@ -92,7 +92,7 @@ export function buildFixtureRegistry(defs: readonly AnyTool[]): Registry {
   const tools = aliased.tools.map((t): RegisteredTool => {
     const def = byAlias.get(t.def.name);
     if (def === undefined) throw new Error(`fixture alias ${t.def.name} has no tool`);
-    return { def, plan: t.plan, listing: { ...t.listing, name: def.name } };
+    return { def, plan: t.plan, gate: t.gate, listing: { ...t.listing, name: def.name } };
   });
   tools.sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0));
   const byName = new Map(tools.map((t) => [t.def.name, t]));
