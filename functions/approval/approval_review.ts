@@ -28,6 +28,8 @@ export const approval_review = defineTool({
   }),
   mutates: 'write',
   ownerOnly: true,
+  // The database decides (the first decision stands): a repeat answers from it, never from a stored result.
+  setSemantics: true,
   idempotencyKey: { describe: 'approval_id', of: (input) => input.approval_id },
   async run({ ctx, input }) {
     const owner = one(ctx.owner === undefined ? [] : [ctx.owner], 'owner principal');
