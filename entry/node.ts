@@ -14,6 +14,7 @@ import { refuse } from '../src/http/errors.ts';
 import { bearerToken, challenge } from '../src/http/middleware/guard.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
+import { OWNER_USAGE, OwnerError, parseOwnerCommand, runOwnerCommand } from '../src/owner/commands.ts';
 import { createChambers } from '../src/server.ts';
 import { jobHandlers, tools } from './registries.ts';
 
@@ -80,6 +81,8 @@ const purge =
     : undefined;
 
 const adminSecret = randomToken(32);
+// Login links point where people reach the server (PUBLIC_URL), else where it listens.
+const publicBase = settings.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 if (embedded) {
   app.post('/admin/tokens', async (c) => {
     // Refusals in the envelope's error shape, like every other route (src/http/errors.ts).
@@ -98,6 +101,23 @@ if (embedded) {
       return refuse(c, errorEnvelope(error.code, error.message, { details: error.details }));
     }
     return c.json({ token: await mintToken(stores.handle.db, agent, 'npm run token') });
+  });
+  // `npm run owner` while this server holds the embedded directory: the same secret, the same commands.
+  app.post('/admin/owners', async (c) => {
+    if (!constantTimeEqual(bearerToken(c) ?? '', adminSecret)) {
+      return challenge(c, 'The admin secret is not valid.', 'chambers-admin', 'Use npm run owner.');
+    }
+    const body = (await c.req.json().catch(() => ({}))) as { op?: unknown; name?: unknown };
+    const command = parseOwnerCommand([body.op, body.name].filter((v) => typeof v === 'string'));
+    if (command === null) {
+      return refuse(c, errorEnvelope('invalid_args', OWNER_USAGE));
+    }
+    try {
+      return c.json({ output: await runOwnerCommand(stores.handle.db, command, publicBase, new Date()) });
+    } catch (e) {
+      if (!(e instanceof OwnerError)) throw e;
+      return refuse(c, errorEnvelope('invalid_args', e.message));
+    }
   });
 }
 

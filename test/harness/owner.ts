@@ -1,7 +1,13 @@
 // The owner in tests without a browser: an owner row, a login link, and the console's HTTP forms driven with
 // the session cookie and CSRF token, exactly as the browser suite (test/console/) drives them with Chromium.
 import { expect } from 'vitest';
-import { addOwner, csrfTokenFor, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
+import { tools } from '../../entry/registries.ts';
+import { ownerGrants } from '../../src/console/act.ts';
+import type { Envelope } from '../../src/contract/envelope.ts';
+import { callTool } from '../../src/contract/execute.ts';
+import { buildRegistry } from '../../src/contract/registry.ts';
+import { addOwner, csrfTokenFor, loginPath, mintLoginLink, ownerPrincipal } from '../../src/owner/accounts.ts';
+import { toolContext } from './context.ts';
 import type { TestServer } from './server.ts';
 
 export interface OwnerSession {
@@ -60,4 +66,30 @@ export async function signInOwner(s: TestServer, name = 'dana', now = new Date()
     },
   };
   return session;
+}
+
+/**
+ * Calls a tool through the kernel as the owner principal (what the console's actions do), on the test
+ * server's stores: for the owner-only tools' own suites, which need no browser and no form.
+ */
+export async function callAsOwner(
+  s: TestServer,
+  name: string,
+  tool: string,
+  args: Record<string, unknown>,
+  options: { now?: () => Date; ownerGate?: 'ack' | 'approval' } = {},
+): Promise<Envelope> {
+  const { owner } = await addOwner(s.db.db, name);
+  const registry = buildRegistry(tools, { ownerGate: options.ownerGate ?? 'approval' });
+  const registered = registry.get(tool);
+  if (registered === undefined) throw new Error(`no tool ${tool}`);
+  const ctx = toolContext(
+    { db: s.db.db, kv: s.kv },
+    {
+      agent: ownerPrincipal(owner.name),
+      owner: { id: owner.id, name: owner.name },
+      ...(options.now === undefined ? {} : { now: options.now }),
+    },
+  );
+  return callTool({ tool: registered, args, ctx, grants: ownerGrants(registry), checkOutputs: true });
 }
