@@ -342,6 +342,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
     ),
   );
 
-  con.notFound((c) => render(c, 'העמוד לא נמצא', errorBody('אין עמוד כזה במסוף.'), {}, 404));
+  // A route the console does not have: its own page (the app's JSON 404 is for the tool routes).
+  con.all('*', (c) => render(c, 'העמוד לא נמצא', errorBody('אין עמוד כזה במסוף.'), {}, 404));
   app.route('/console', con);
 }
