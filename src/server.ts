@@ -9,6 +9,7 @@ import { createApp } from './http/app.ts';
 import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
 import { createLogger, type LogSink } from './log.ts';
+import type { McpSurface } from './mcp/surface.ts';
 
 export const VERSION = '0.1.0';
 
@@ -69,6 +70,8 @@ export interface ChambersOptions {
    * 'approval': a gate that only the owner can open is the safe default.
    */
   defaultOwnerGate?: OwnerGateMode;
+  /** Test-only: the MCP prompts and resources to serve instead of the agents' and the cases' (the conformance profile). */
+  mcpSurface?: McpSurface;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
@@ -83,6 +86,7 @@ export function createChambers(options: ChambersOptions) {
     grants,
     agents: options.agents,
     ownerGate,
+    ...(options.mcpSurface === undefined ? {} : { surface: options.mcpSurface }),
     config,
     services: options.services,
     env: options.env,

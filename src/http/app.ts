@@ -11,6 +11,8 @@ import type { Registry } from '../contract/registry.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import type { Logger } from '../log.ts';
 import { createMcpEndpoint } from '../mcp/binding.ts';
+import { chambersSurface } from '../mcp/chambers_surface.ts';
+import type { McpSurface } from '../mcp/surface.ts';
 import { callStateFor } from './call_state.ts';
 import type { AppEnv } from './context.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
@@ -30,6 +32,8 @@ export interface AppOptions {
   agents: AgentRegistry;
   /** How owner gates open (OWNER_GATE); the server instructions say how to ask. */
   ownerGate: OwnerGateMode;
+  /** MCP prompts, resources and completion; the agents' and the cases' by default (chambers_surface.ts). */
+  surface?: McpSurface;
   config: AppConfig;
   services(c: Context): Promise<RequestServices>;
   env: Readonly<Record<string, string | undefined>>;
@@ -79,6 +83,7 @@ export function createApp(options: AppOptions) {
     rateLimiter: options.rateLimiter,
     checkOutputs,
     log,
+    surface: options.surface ?? chambersSurface({ registry, agents: options.agents, checkOutputs }),
   });
   const gate = guard(options);
   const cap = bodyCap(options);

@@ -25,6 +25,7 @@ import { migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import { createChambers } from '../../src/server.ts';
+import { conformanceSurface } from './surface.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -137,6 +138,7 @@ export async function startFixtureProfile(
     tools: [],
     jobHandlers: {},
     registry,
+    mcpSurface: conformanceSurface,
     ...(options.logSink ? { logSink: options.logSink } : {}),
   });
   const token = await mintToken(handle.db, 'ceo', 'conformance fixture');
