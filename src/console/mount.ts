@@ -93,10 +93,17 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
     }
   });
 
-  // POSTs come from this origin's forms only (a browser always sends Origin on a form POST), and are small.
+  // POSTs come from this origin's forms only, and are small. Browsers say where a request comes from in
+  // Sec-Fetch-Site; the Origin header is the fallback (under Referrer-Policy: no-referrer a same-origin form
+  // POST carries `Origin: null`, so Sec-Fetch-Site decides when it is there).
   const formPost: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
+    const site = c.req.header('sec-fetch-site');
     const origin = c.req.header('origin');
-    if (origin !== undefined && origin !== new URL(c.req.url).origin) {
+    const sameOrigin =
+      site !== undefined
+        ? site === 'same-origin'
+        : origin === undefined || origin === new URL(c.req.url).origin;
+    if (!sameOrigin) {
       return render(c, 'הפעולה נחסמה', errorBody('הטופס נשלח מאתר אחר ולכן נחסם.'), {}, 403);
     }
     const length = Number(c.req.header('content-length') ?? '0');

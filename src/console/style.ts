@@ -18,6 +18,7 @@ h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
 h3{font-size:1rem;margin:1rem 0 .25rem}
 a{color:#1f5fa8}
 .card{background:#fff;border:1px solid #d9dde3;border-radius:.5rem;padding:1rem;margin:0 0 1rem}
+.card>:first-child{margin-top:0}
 .card.pending{border-inline-start:.35rem solid #e0a100}
 .card.approved,.card.used{border-inline-start:.35rem solid #2e8540}
 .card.rejected{border-inline-start:.35rem solid #b3261e}

@@ -105,6 +105,14 @@ forEachApprovalStack('the owner console over HTTP', (env) => {
       form({ ...fields, csrf: owner.csrf }, { cookie: owner.cookie, origin: 'https://evil.example' }),
     );
     expect(cross.status).toBe(403);
+    const crossSite = await s.fetch(
+      path,
+      form(
+        { ...fields, csrf: owner.csrf },
+        { cookie: owner.cookie, 'sec-fetch-site': 'cross-site', origin: 'null' },
+      ),
+    );
+    expect(crossSite.status).toBe(403);
     expect(await approvalRow(s, id)).toMatchObject({ state: 'pending' });
     // The real form's post goes through.
     await owner.decide(id, 'approve', 'real');

@@ -78,14 +78,14 @@ function nextStepSection(n: NonNullable<MissionDetail['nextStep']>, missionId: s
 ${
   n.proposed === null
     ? html`<p class="empty">אין הצעה ממתינה.</p>`
-    : html`<pre class="text">${n.proposed.text}</pre>
+    : html`<div class="text">${n.proposed.text}</div>
 <form class="decide" method="post" action="/console/projects/${n.projectId}/next-step">${csrfField(csrf)}
 <input type="hidden" name="proposal_version" value="${n.proposed.proposal.version}"><input type="hidden" name="mission_id" value="${missionId}">
 <label for="accept-reason">נימוק לאישור</label><input type="text" id="accept-reason" name="reason" required maxlength="2000">
 <div class="buttons"><button type="submit">אישור ההצעה כצעד הבא</button></div></form>`
 }</div>
 <div><h3>מאושר${n.accepted === null ? '' : html` (גרסה ${n.accepted.version})`}</h3>
-${n.accepted === null ? html`<p class="empty">טרם אושר צעד.</p>` : html`<pre class="text">${n.accepted.content}</pre>`}</div>
+${n.accepted === null ? html`<p class="empty">טרם אושר צעד.</p>` : html`<div class="text">${n.accepted.content}</div>`}</div>
 </div>
 </section>`;
 }
