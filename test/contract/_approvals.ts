@@ -65,7 +65,9 @@ export function forEachApprovalStack(
         let offset = 0;
         const clock = {
           now: () => new Date(Date.now() + offset),
-          advance: (ms: number) => void (offset += ms),
+          advance: (ms: number) => {
+            offset += ms;
+          },
         };
         const s = await startTestServer({
           ...stack,

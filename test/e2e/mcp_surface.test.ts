@@ -11,6 +11,9 @@ import { expectOk, startTestServer, type TestServer } from '../harness/server.ts
 
 const PAGE = (c: string, d: string, p: number | string) => `chambers://cases/${c}/documents/${d}/pages/${p}`;
 const DRAFT = (c: string) => `chambers://cases/${c}/draft`;
+/** The text of a prompt's first message. */
+const textOf = (got: { messages: { content: unknown }[] }) =>
+  (got.messages[0]?.content as { text?: string } | undefined)?.text ?? '';
 /** MCP's "resource not found" (the SDK sends it as invalid params, with the URI in its data). */
 const NOT_FOUND = { code: -32602, data: { uri: expect.stringMatching(/^chambers:\/\//) } };
 
@@ -55,7 +58,7 @@ describe('MCP prompts, resources and completion', () => {
       'writer_instructions',
     ]);
     const got = await (await client('analyst')).getPrompt({ name: 'qa_instructions' });
-    const text = (got.messages[0]?.content as { text: string }).text;
+    const text = textOf(got);
     expect(text).toContain('`case_get`');
     expect(got.description).toMatch(/draft/);
   });
@@ -63,7 +66,7 @@ describe('MCP prompts, resources and completion', () => {
   it('prepare_decision gives the case, its documents and the plan; its case number completes', async () => {
     const c = await client('analyst');
     const got = await c.getPrompt({ name: 'prepare_decision', arguments: { case_number: 'ערר 1024/25' } });
-    const text = (got.messages[0]?.content as { text: string }).text;
+    const text = textOf(got);
     expect(text).toContain('ערר 1024/25 — היטל השבחה — רחוב הרצל 12');
     expect(text).toContain('Appellants (העוררים): משפחת לוי');
     expect(text).toContain(

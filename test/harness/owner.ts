@@ -6,7 +6,13 @@ import { ownerGrants } from '../../src/console/act.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { callTool } from '../../src/contract/execute.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
-import { addOwner, csrfTokenFor, loginPath, mintLoginLink, ownerPrincipal } from '../../src/owner/accounts.ts';
+import {
+  addOwner,
+  csrfTokenFor,
+  loginPath,
+  mintLoginLink,
+  ownerPrincipal,
+} from '../../src/owner/accounts.ts';
 import { toolContext } from './context.ts';
 import type { TestServer } from './server.ts';
 

@@ -54,7 +54,10 @@ forEachStack('hai_revoke_session', LEASE_STACKS, (env) => {
     const again = await revoke(l.lease_id);
     expect(again).toMatchObject({ ok: true, replayed: true, data: first });
     // Another owner's revocation of the same lease is another call: the row says it was already revoked.
-    const other = await callAsOwner(e.s, 'avi', 'hai_revoke_session', { lease_id: l.lease_id, reason: 'גם אני' });
+    const other = await callAsOwner(e.s, 'avi', 'hai_revoke_session', {
+      lease_id: l.lease_id,
+      reason: 'גם אני',
+    });
     expect(expectOk<Revoked>(other)).toEqual({ ...first, created: false });
   });
 
