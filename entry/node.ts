@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import { AGENT_NAMES } from '../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
-import { ConfigError, nodeEnvSchema, parseEnv } from '../src/config.ts';
+import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
 import { errorEnvelope } from '../src/contract/envelope.ts';
 import { invalidArg } from '../src/contract/errors.ts';
 import { constantTimeEqual, randomToken } from '../src/contract/hash.ts';
@@ -53,7 +53,7 @@ let loop: ReturnType<typeof startDrainLoop> | undefined;
 const { app, registry, log, ownerGate } = createChambers({
   // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
-  defaultOwnerGate: embedded ? 'ack' : 'approval',
+  defaultOwnerGate: nodeDefaultOwnerGate(settings),
   kick: () => loop?.kick(),
   agents,
   tools,

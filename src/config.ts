@@ -176,6 +176,13 @@ export interface ServerConfig extends AppConfig {
   logLevel: LogLevel;
 }
 
+/**
+ * `npm start`'s owner gate when OWNER_GATE is unset: the agent's acknowledgement on the embedded database (a
+ * local trial), the owner's approval wherever a real database is used.
+ */
+export const nodeDefaultOwnerGate = (settings: { DATABASE_URL?: string | undefined }): OwnerGateMode =>
+  settings.DATABASE_URL === undefined ? 'ack' : 'approval';
+
 /** Settings shared by every runtime (createChambers). */
 export function appConfigFromEnv(env: Env): ServerConfig {
   const s = parseEnv(sharedSchema, env);

@@ -9,11 +9,14 @@ import { AGENT_NAMES } from '../../src/agents/grants.ts';
 import {
   appConfigFromEnv,
   ConfigError,
+  nodeDefaultOwnerGate,
   nodeEnvSchema,
   parseEnv,
   type WorkerEnv,
   workerEnvSchema,
 } from '../../src/config.ts';
+import { createChambers } from '../../src/server.ts';
+import { fixtureAgents } from '../conformance/fixture.ts';
 
 const configError = (f: () => unknown): ConfigError => {
   try {
@@ -38,6 +41,21 @@ describe('the shared settings', () => {
       publicUrl: null,
       ownerGate: undefined,
     });
+  });
+
+  it('defaults owner gates to approval, except npm start on the embedded database', async () => {
+    expect(nodeDefaultOwnerGate({})).toBe('ack');
+    expect(nodeDefaultOwnerGate({ DATABASE_URL: 'postgres://db.example/chambers' })).toBe('approval');
+    const chambers = (env: Record<string, string>) =>
+      createChambers({
+        agents: fixtureAgents([]),
+        env: { LOG_LEVEL: 'silent', ...env },
+        services: () => Promise.reject(new Error('no stores in this test')),
+        tools: [],
+        jobHandlers: {},
+      }).ownerGate;
+    expect(chambers({})).toBe('approval');
+    expect(chambers({ OWNER_GATE: 'ack' })).toBe('ack');
   });
 
   it('reads the owner gate mode and the public address', () => {
