@@ -19,6 +19,9 @@ h3{font-size:1rem;margin:1rem 0 .25rem}
 a{color:#1f5fa8}
 .card{background:#fff;border:1px solid #d9dde3;border-radius:.5rem;padding:1rem;margin:0 0 1rem}
 .card>:first-child{margin-top:0}
+a.card{display:block;text-decoration:none;color:inherit}
+a.card h2{color:#1f5fa8}
+.grid>.card{margin:0}
 .card.pending{border-inline-start:.35rem solid #e0a100}
 .card.approved,.card.used{border-inline-start:.35rem solid #2e8540}
 .card.rejected{border-inline-start:.35rem solid #b3261e}
