@@ -3,11 +3,12 @@
 import { serve } from '@hono/node-server';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
-import { ConfigError, nodeEnvSchema, parseEnv } from '../src/config.ts';
+import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
 import { randomToken } from '../src/contract/hash.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
@@ -54,7 +55,10 @@ const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
-const { app, registry, log } = createChambers({
+const { app, registry, log, ownerGate } = createChambers({
+  // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
+  // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
+  defaultOwnerGate: nodeDefaultOwnerGate(settings),
   kick: () => loop?.kick(),
   agents,
   tools,
@@ -83,7 +87,12 @@ const purge =
     : undefined;
 
 const adminSecret = randomToken(32);
-if (embedded) mountTokenAdmin(app, { db: stores.handle.db, secret: adminSecret, now: () => new Date() });
+// Login links point where people reach the server (PUBLIC_URL), else where it listens.
+const publicBase = settings.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+if (embedded) {
+  mountTokenAdmin(app, { db: stores.handle.db, secret: adminSecret, now: () => new Date() });
+  mountOwnerAdmin(app, { db: stores.handle.db, secret: adminSecret, publicBase, now: () => new Date() });
+}
 
 const mcpUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
 const tokens: [string, string][] = [];
@@ -97,7 +106,9 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);
   }
-  console.log(`Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe})`);
+  console.log(
+    `Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe}; owner gates: ${ownerGate})`,
+  );
   if (tokens.length > 0) {
     console.log(
       '\nFirst start: one bearer token per agent (shown once; mint more with `npm run token -- <agent>`):',

@@ -1,4 +1,5 @@
 import type { AnyTool } from '../src/contract/define.ts';
+import { approval_review } from './approval/approval_review.ts';
 import { case_create } from './case/case_create.ts';
 import { case_delete } from './case/case_delete.ts';
 import { case_final_text_get } from './case/case_final_text_get.ts';
@@ -28,6 +29,7 @@ import { hai_propose_next_step } from './hai/hai_propose_next_step.ts';
 import { hai_read_artifacts } from './hai/hai_read_artifacts.ts';
 import { hai_recontract } from './hai/hai_recontract.ts';
 import { hai_recover } from './hai/hai_recover.ts';
+import { hai_revoke_session } from './hai/hai_revoke_session.ts';
 import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
@@ -39,6 +41,7 @@ import { search_style } from './search/search_style.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools = {
+  approval_review,
   case_create,
   case_list,
   case_get,
@@ -66,6 +69,7 @@ export const tools = {
   hai_recontract,
   hai_close_mission,
   hai_proof,
+  hai_revoke_session,
   document_list,
   document_text_get,
   document_update,

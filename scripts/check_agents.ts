@@ -12,8 +12,16 @@ try {
   const agents = await loadAgentsFromDir(dir);
   const problems = [...checkAgentSet(agents), ...checkGrants(agents, toolNames)];
   for (const problem of problems) console.error(formatAgentProblem(problem));
-  if (problems.length > 0) {
-    console.error(`check_agents: ${problems.length} problem(s) in ${dir}`);
+  // The console's tools (approval_review, hai_revoke_session) are the owner's: no agent may hold one.
+  const ownerOnly = new Set(tools.filter((t) => t.ownerOnly === true).map((t) => t.name));
+  const forged = [...agents.values()].flatMap((a) =>
+    a.tools
+      .filter((t) => ownerOnly.has(t))
+      .map((t) => `agents/${a.name}.md: ${t} is the owner's (the console), never an agent's`),
+  );
+  for (const line of forged) console.error(line);
+  if (problems.length + forged.length > 0) {
+    console.error(`check_agents: ${problems.length + forged.length} problem(s) in ${dir}`);
     process.exit(1);
   }
   console.log(`check_agents: ${agents.size} agents, ${toolNames.length} tools, grants consistent`);

@@ -35,12 +35,17 @@ export function agentOrder(agents: AgentRegistry): string[] {
 const holdersOf = (tool: string, agents: AgentRegistry, order: readonly string[]) =>
   order.filter((a) => agents.get(a)?.tools.includes(tool));
 
+const opens =
+  'the owner approves this call in the console and the agent repeats it with `approval_id` (OWNER_GATE=ack: `owner_ack: true` and the owner’s `reason`)';
+
 const gateText = (def: AnyTool) =>
-  def.ownerGate === true
-    ? 'always: `owner_ack: true` and the owner’s `reason`'
-    : typeof def.ownerGate === 'function'
-      ? 'conditional: depends on the arguments (see the description); when it applies, `owner_ack: true` and the owner’s `reason`'
-      : 'none';
+  def.ownerOnly === true
+    ? 'the owner’s own action, in the console (no agent can be granted it)'
+    : def.ownerGate === true
+      ? `always: ${opens}`
+      : typeof def.ownerGate === 'function'
+        ? `conditional: depends on the arguments (see the description); when it applies, ${opens}`
+        : 'none';
 
 function retriesText(def: AnyTool): string {
   if (def.mutates === false) return 'read-only: repeat freely';
@@ -64,7 +69,7 @@ function renderTool(tool: RegisteredTool, agents: AgentRegistry, order: readonly
     '',
     '| | |',
     '|---|---|',
-    `| agents | ${holders.length === 0 ? 'none' : holders.join(', ')} |`,
+    `| agents | ${holders.length === 0 ? (def.ownerOnly === true ? 'none: the owner, in the console' : 'none') : holders.join(', ')} |`,
     `| behaviour | ${'readOnlyHint' in a ? 'read-only' : `writes · destructive: ${yesNo(a.destructiveHint)} · idempotent: ${yesNo(a.idempotentHint)}`} |`,
     `| owner gate | ${gateText(def)} |`,
     `| retries | ${cell(retriesText(def))} |`,
@@ -118,11 +123,13 @@ export function renderToolsMd(registry: Registry, agents: AgentRegistry): string
     `${registry.tools.length} tools in ${familyNames.length} families: ${familyNames.map((f) => `[${f}](#${f})`).join(', ')}.`,
     'Every tool follows the rules of [contract.md](contract.md): one envelope, arguments as sent, safe',
     'retries, bounded lists, grants and gates. Each tool below lists its parameters as `tools/list`',
-    'advertises them and the fields of `data` in a successful result.',
+    'advertises them with OWNER_GATE=approval (the default of deployments; with OWNER_GATE=ack a gated tool takes',
+    '`owner_ack` instead of `approval_id`) and the fields of `data` in a successful result.',
     '',
     '## Who holds what',
     '',
-    'An agent sees and may call only the tools granted in its `agents/<name>.md`.',
+    'An agent sees and may call only the tools granted in its `agents/<name>.md`. The tools no agent holds are the',
+    'owner’s, called from the console.',
     '',
     `| tool | ${order.join(' | ')} |`,
     `|---|${order.map(() => ':-:').join('|')}|`,
@@ -153,7 +160,8 @@ export async function generateDocs(
   options: { tools?: readonly AnyTool[]; agents?: AgentRegistry; dir?: string } = {},
 ): Promise<GeneratedDocs> {
   const dir = options.dir ?? root;
-  const registry = buildRegistry(options.tools ?? toolList);
+  // Parameters as deployments advertise them (approval mode); the gate row says what ack mode takes instead.
+  const registry = buildRegistry(options.tools ?? toolList, { ownerGate: 'approval' });
   const agents = options.agents ?? (await loadAgentsFromDir(`${dir}agents`));
   const contract = await readFile(`${dir}${CONTRACT_MD}`, 'utf8');
   return {

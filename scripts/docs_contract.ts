@@ -15,7 +15,16 @@ export const errorWhen: Record<ErrorCode, string> = {
   tool_not_granted:
     'The calling agent is not granted the tool; `details.granted_to` names the agents that are.',
   owner_gate_required:
-    'An owner-gated call came without `owner_ack: true` and a non-empty `reason`; `details.missing` says which.',
+    'An owner-gated call came without what opens the gate. Approval mode: no `approval_id`; the refusal creates (or finds) the approval request, and `details` give `approval_id`, `state` and `console_url` (without a `reason`, none is created and `details.missing` says so). Ack mode: no `owner_ack: true` or no non-empty `reason`; `details.missing` says which.',
+  approval_pending:
+    'Approval mode: the `approval_id` names a request the owner has not decided yet; `details.console_url` is where they decide it.',
+  approval_rejected:
+    'Approval mode: the owner rejected the request; `details.decision_reason` is their reason.',
+  approval_expired: 'Approval mode: the approval was granted but not used before `details.expired_at`.',
+  approval_used:
+    'Approval mode: the approval already opened the gate once (`details.used_at`); each approval is good for one call.',
+  approval_mismatch:
+    'Approval mode: the approval was granted for another tool or for other arguments than this call sends (`details.approved_tool`, `details.approved_arguments`).',
   in_progress:
     'The same mutating call (same agent, tool and natural key) is still running; retry after `details.retry_after_ms`.',
   idempotency_key_reuse:

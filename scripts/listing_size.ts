@@ -7,6 +7,7 @@ import { toolList } from '../functions/index.ts';
 import type { AgentRegistry } from '../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import type { AnyTool } from '../src/contract/define.ts';
+import type { OwnerGateMode } from '../src/contract/gates.ts';
 import { buildRegistry, type Registry } from '../src/contract/registry.ts';
 import { agentOrder, root } from './docs.ts';
 
@@ -34,8 +35,12 @@ export interface ListingSizes {
   parts: { description: number; inputSchema: number; outputSchema: number; other: number };
 }
 
-/** Measures tools/list per agent (its granted tools, in registry order) and for the union of all tools. */
-export function measureListings(registry: Registry, agents: AgentRegistry): ListingSizes {
+/**
+ * Measures tools/list per agent (its granted tools, in registry order) and for the union of all tools. Tools
+ * only the owner calls (the console's) are left out: no agent is ever granted them, so no tools/list shows them.
+ */
+export function measureListings(full: Pick<Registry, 'tools'>, agents: AgentRegistry): ListingSizes {
+  const registry = { tools: full.tools.filter((t) => t.def.ownerOnly !== true) };
   const size = (listings: readonly unknown[]): ListingSize => {
     const bytes = utf8Bytes(JSON.stringify({ tools: listings }));
     return { tools: listings.length, bytes, tokens: estimateTokens(bytes) };
@@ -93,12 +98,17 @@ export function formatSizes(sizes: ListingSizes, largest = 5): string {
 
 /** The figures for the real catalogue and agents/*.md. */
 export async function measureCatalogue(
-  options: { tools?: readonly AnyTool[]; agents?: AgentRegistry } = {},
+  options: { tools?: readonly AnyTool[]; agents?: AgentRegistry; ownerGate?: OwnerGateMode } = {},
 ): Promise<ListingSizes> {
   const agents = options.agents ?? (await loadAgentsFromDir(`${root}agents`));
-  return measureListings(buildRegistry(options.tools ?? toolList), agents);
+  const registry = buildRegistry(options.tools ?? toolList, { ownerGate: options.ownerGate ?? 'approval' });
+  return measureListings(registry, agents);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Gated tools advertise other gate parameters per OWNER_GATE: the report is approval mode's (the default of
+  // every deployment), and the bar holds in both.
   console.log(formatSizes(await measureCatalogue()));
+  const ack = await measureCatalogue({ ownerGate: 'ack' });
+  console.log(`  with OWNER_GATE=ack: ${ack.union.averageBytesPerTool} bytes per tool entry on average`);
 }

@@ -2,6 +2,7 @@
 // every runtime, extended for Node (`npm start`) and for Workers (the bindings). A bad value is one ConfigError
 // that names each variable; the values of secrets and URLs are never repeated in it.
 import { z } from 'zod';
+import { type OwnerGateMode, ownerGateModes } from './contract/gates.ts';
 import { KV_PREFIX_PATTERN } from './kv/prefix.ts';
 import type { LogLevel } from './log.ts';
 
@@ -91,6 +92,15 @@ const sharedShape = {
       error: (issue) => `must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
     }),
   ).transform((v) => v ?? 'info'),
+  // Unset, each runtime picks its default (createChambers' defaultOwnerGate): approval wherever it is deployed.
+  OWNER_GATE: optional(
+    z.enum(ownerGateModes, {
+      error: (issue) => `must be one of ${ownerGateModes.join(', ')}, got "${String(issue.input)}"`,
+    }),
+  ),
+  // The address people reach the server at (login links, the console URL in approval refusals); unset, the
+  // origin of each request.
+  PUBLIC_URL: optional(httpUrl),
 };
 
 const sharedSchema = z.object(sharedShape);
@@ -161,15 +171,26 @@ export interface AppConfig {
   maxUploadBodyBytes: number;
   /** The secret of `POST /worker/drain`; null disables the route (every call gets 401). */
   workerSecret: string | null;
+  /** PUBLIC_URL without a trailing slash, or null: then links use each request's origin. */
+  publicUrl: string | null;
 }
 
 export interface ServerConfig extends AppConfig {
+  /** OWNER_GATE when set; otherwise the runtime's default applies. */
+  ownerGate: OwnerGateMode | undefined;
   /** The per-agent token bucket; null when RATE_LIMIT_PER_SECOND is 0. */
   rateLimit: { perSecond: number; burst: number } | null;
   logLevel: LogLevel;
   /** KV_PREFIX: the start of every key-value key of this environment ('' for none). */
   kvPrefix: string;
 }
+
+/**
+ * `npm start`'s owner gate when OWNER_GATE is unset: the agent's acknowledgement on the embedded database (a
+ * local trial), the owner's approval wherever a real database is used.
+ */
+export const nodeDefaultOwnerGate = (settings: { DATABASE_URL?: string | undefined }): OwnerGateMode =>
+  settings.DATABASE_URL === undefined ? 'ack' : 'approval';
 
 /** Settings shared by every runtime (createChambers). */
 export function appConfigFromEnv(env: Env): ServerConfig {
@@ -181,6 +202,8 @@ export function appConfigFromEnv(env: Env): ServerConfig {
     maxBodyBytes: s.MAX_BODY_BYTES,
     maxUploadBodyBytes: s.MAX_UPLOAD_BODY_BYTES,
     workerSecret: s.WORKER_SECRET,
+    publicUrl: s.PUBLIC_URL === undefined ? null : s.PUBLIC_URL.replace(/\/+$/, ''),
+    ownerGate: s.OWNER_GATE,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
     logLevel: s.LOG_LEVEL,
     kvPrefix: s.KV_PREFIX,

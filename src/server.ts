@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
 import { appConfigFromEnv, type Env } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
+import type { OwnerGateMode } from './contract/gates.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
 import { type AppOptions, createApp } from './http/app.ts';
@@ -9,6 +10,7 @@ import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
 import { prefixedKv } from './kv/prefix.ts';
 import { createLogger, type LogSink } from './log.ts';
+import type { McpSurface } from './mcp/surface.ts';
 
 export const VERSION = '0.1.0';
 
@@ -27,6 +29,17 @@ export function grantsFromAgents(
   if (problems.length > 0) {
     throw new Error(
       `The agent grants break the grant check (docs/contract.md "Grants and gates"):\n${problems.map((p) => `  ${formatAgentProblem(p)}`).join('\n')}`,
+    );
+  }
+  // Tools only the owner calls (approval decisions) can never be an agent's: an agent that held
+  // approval_review could approve its own requests.
+  const ownerOnly = registry.tools.filter((t) => t.def.ownerOnly === true).map((t) => t.def.name);
+  const forged = [...agents.values()].flatMap((a) =>
+    a.tools.filter((t) => ownerOnly.includes(t)).map((t) => `agents/${a.name}.md grants ${t}`),
+  );
+  if (forged.length > 0) {
+    throw new Error(
+      `Owner-only tools are the console's and cannot be granted to an agent: ${forged.join('; ')}`,
     );
   }
   return new Map([...agents.values()].map((a) => [a.name, new Set(a.tools)]));
@@ -57,13 +70,21 @@ export interface ChambersOptions {
   now?(): Date;
   /** Test suite: check every tool result against the tool's output schema (a mismatch answers internal). */
   checkOutputs?: boolean;
+  /**
+   * How owner gates open when OWNER_GATE is unset: each runtime says (README "Owner gates"). Unset here,
+   * 'approval': a gate that only the owner can open is the safe default.
+   */
+  defaultOwnerGate?: OwnerGateMode;
+  /** Test-only: the MCP prompts and resources to serve instead of the agents' and the cases' (the conformance profile). */
+  mcpSurface?: McpSurface;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
 export function createChambers(options: ChambersOptions) {
-  const registry = options.registry ?? buildRegistry(options.tools);
-  const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
+  const ownerGate = config.ownerGate ?? options.defaultOwnerGate ?? 'approval';
+  const registry = options.registry ?? buildRegistry(options.tools, { ownerGate });
+  const grants = grantsFromAgents(options.agents, registry);
   const log = createLogger(config.logLevel, {}, options.logSink);
   // Every runtime's stores, with the environment's key-value prefix (KV_PREFIX) applied to every key.
   const services = async (c: Context): Promise<RequestServices> => {
@@ -73,6 +94,9 @@ export function createChambers(options: ChambersOptions) {
   const app = createApp({
     registry,
     grants,
+    agents: options.agents,
+    ownerGate,
+    ...(options.mcpSurface === undefined ? {} : { surface: options.mcpSurface }),
     config,
     services,
     env: options.env,
@@ -87,5 +111,5 @@ export function createChambers(options: ChambersOptions) {
     ...(options.databaseId === undefined ? {} : { databaseId: options.databaseId }),
     ...(options.checkOutputs === undefined ? {} : { checkOutputs: options.checkOutputs }),
   });
-  return { app, registry, grants, log };
+  return { app, registry, grants, log, ownerGate };
 }

@@ -40,6 +40,11 @@ export interface ToolContext {
   holds(tool: string): boolean;
   /** Keeps background work alive after the response (Workers `waitUntil`; awaited at shutdown on Node). */
   waitUntil(work: Promise<unknown>): void;
+  /**
+   * The owner principal, when an owner acts in the console (then `agent` is `owner:<name>`). Only the
+   * console sets it; an agent's call never has it, whatever its arguments say.
+   */
+  owner?: { id: string; name: string };
 }
 
 /** The `progress` of a call whose caller asked for none (the plain JSON route, MCP without a progressToken). */
@@ -108,11 +113,18 @@ export interface ToolDefinition<
    */
   setSemantics?: boolean;
   /**
-   * The owner gate (docs/contract.md "Grants and gates"). The kernel adds `owner_ack` and `reason` parameters
-   * and refuses the call with `owner_gate_required` unless `owner_ack` is true and `reason` is non-empty. A
-   * function makes the gate conditional on the arguments; the acknowledgement given is audited either way.
+   * The owner gate (docs/contract.md "Grants and gates"). The kernel adds the gate's parameters and opens it
+   * per OWNER_GATE: in approval mode (`approval_id`, `reason`) only with the owner's approval of this very call
+   * from the console, in ack mode (`owner_ack`, `reason`) on the agent's word. A function makes the gate
+   * conditional on the arguments; what was given is audited either way. `gate.reason` is the owner's reason.
    */
   ownerGate?: boolean | ((input: ToolInput<S>) => boolean);
+  /**
+   * Only the owner principal calls it (the console): no agent may be granted it (the server refuses to start),
+   * and the kernel refuses any call without `ctx.owner`. Such a tool that takes `approval_id` has it recorded
+   * in its audit row, which links the owner's decision to the request.
+   */
+  ownerOnly?: boolean;
   /** An `*_extract` tool names the tool that reads what it extracted. */
   readCounterpart?: string;
   /**

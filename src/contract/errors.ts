@@ -13,7 +13,32 @@ export const errorCatalogue = {
   owner_gate_required: {
     http: 403,
     retryable: false,
-    hint: 'Ask the human owner; call again with owner_ack: true and a non-empty reason only after they approved.',
+    hint: 'Ask the human owner. Approval mode: the owner decides the request in details.approval_id in the console; then repeat the call with that approval_id. Ack mode: call again with owner_ack: true and their reason only after they approved.',
+  },
+  approval_pending: {
+    http: 409,
+    retryable: true,
+    hint: 'The owner has not decided yet; ask them to open details.console_url, then repeat the call.',
+  },
+  approval_rejected: {
+    http: 403,
+    retryable: false,
+    hint: 'The owner rejected this call (details.decision_reason); do not repeat it. Change the plan, or ask again with new arguments.',
+  },
+  approval_expired: {
+    http: 403,
+    retryable: false,
+    hint: 'The approval ran out before it was used; call again without approval_id to ask the owner anew.',
+  },
+  approval_used: {
+    http: 409,
+    retryable: false,
+    hint: 'An approval opens the gate once and was already used; call again without approval_id to ask the owner for another.',
+  },
+  approval_mismatch: {
+    http: 403,
+    retryable: false,
+    hint: 'The approval is for another tool or other arguments (details say which); repeat exactly the approved call, or call without approval_id to ask for this one.',
   },
   in_progress: {
     http: 409,

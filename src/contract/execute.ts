@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
 import { withFields } from '../log.ts';
+import { openApprovalGate, releaseApproval } from './approvals.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
 import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
 import { isToolError, ToolError } from './errors.ts';
-import { checkOwnerGate, type OwnerAck, ownerAckOf } from './gates.ts';
+import { checkOwnerGate, type OwnerAck, ownerAckOf, ownerActs, reasonOf } from './gates.ts';
 import { acquireIdempotency, displayKey } from './idempotency.ts';
 import { type CursorKey, openPage, type PageRequest } from './limits.ts';
 import type { RateLimiter } from './rate_limit.ts';
@@ -97,6 +98,8 @@ export interface CallInput {
   /** The agents granted each tool, so a refusal can say whom to hand the step to. */
   holders?: ReadonlyMap<string, readonly string[]>;
   rateLimiter?: RateLimiter;
+  /** The console's base URL (…/console), named in approval-mode refusals so the agent can pass it on. */
+  consoleUrl?: string;
 }
 
 /**
@@ -111,7 +114,10 @@ export async function callTool({
   rateLimiter,
   holders,
   checkOutputs = false,
+  consoleUrl,
 }: CallInput): Promise<Envelope> {
+  // The owner principal (the console): their own call needs no approval, only their reason.
+  const owner = ctx.owner;
   const { def } = tool;
   // Every line of the call, the tool's own included, names the tool (the guard has added the agent).
   ctx = { ...ctx, log: withFields(ctx.log, { tool: def.name }) };
@@ -121,6 +127,9 @@ export async function callTool({
   let envelope: Envelope;
   let replayed = false;
   let settling: Promise<void> | undefined;
+  // The approval this call consumed (approval mode), given back if the call does not succeed.
+  let consumed: string | undefined;
+  let auditedApproval: unknown;
   try {
     if (!grants.has(def.name)) {
       const granted = holders?.get(def.name) ?? [];
@@ -132,24 +141,53 @@ export async function callTool({
             : `Hand this step to ${granted.join(' or ')}, which ${granted.length === 1 ? 'holds' : 'hold'} ${def.name}.`,
       });
     }
+    if (def.ownerOnly === true && owner === undefined) {
+      throw new ToolError(
+        'tool_not_granted',
+        `${def.name} is the owner's, in the console; no agent calls it`,
+        {
+          details: { agent: ctx.agent, tool: def.name, granted_to: [] },
+          hint: 'Ask the human owner to do this in the console.',
+        },
+      );
+    }
     const wait = rateLimiter?.take(ctx.agent);
     if (wait !== undefined && wait > 0) {
       throw new ToolError('rate_limited', `Too many calls from agent "${ctx.agent}"`, {
         details: { retry_after_ms: wait },
       });
     }
-    const input = decodeArguments(tool.plan, args);
-    if (def.ownerGate) {
+    // Approval mode: owner_ack is the agent's own word, which opens nothing here. It is taken out (and
+    // said so in the refusal) rather than refused as unknown, so the call still leaves a request for the owner.
+    const claimsAck =
+      tool.gate === 'approval' && typeof args === 'object' && args !== null && 'owner_ack' in args;
+    const input = decodeArguments(tool.plan, claimsAck ? withoutKey(args, 'owner_ack') : args);
+    auditedApproval = input.approval_id;
+    // Only gated tools pay for the gate: no query, no allocation for the others.
+    if (tool.gate !== null && def.ownerGate) {
+      const applies = def.ownerGate === true || def.ownerGate(input);
       // Recorded in the audit row even when the gate refuses: an attempt is worth knowing about.
-      ack = ownerAckOf(input);
-      if (def.ownerGate === true || def.ownerGate(input)) checkOwnerGate(def.name, ack);
+      if (owner !== undefined) {
+        ack = { ack: applies, reason: reasonOf(input), owner: owner.name };
+        if (applies) ack = ownerActs(def.name, owner.name, input);
+      } else if (tool.gate === 'approval') {
+        ack = { ack: false, reason: reasonOf(input) };
+        if (applies) {
+          ack = await openApprovalGate(ctx, def.name, input, ack, { consoleUrl, claimsAck });
+          consumed = ack.approvalId ?? undefined;
+        }
+      } else {
+        ack = ownerAckOf(input);
+        if (applies) checkOwnerGate(def.name, ack);
+      }
     }
     def.precheck?.(input);
     if (def.mutates !== false && def.idempotencyKey !== undefined) {
       key = def.idempotencyKey.of(input);
       const slot = await acquireIdempotency(
         ctx.kv,
-        { agent: ctx.agent, tool: def.name, key, args: input },
+        // The approval is the gate's token, not part of the operation: a later approved repeat replays.
+        { agent: ctx.agent, tool: def.name, key, args: withoutApproval(input) },
         { replay: def.setSemantics !== true },
       );
       if (slot.replay !== undefined) {
@@ -166,9 +204,22 @@ export async function callTool({
   } catch (e) {
     envelope = errorToEnvelope(e, ctx, def.name);
   }
+  if (consumed !== undefined && !envelope.ok) {
+    // The approval opened the gate but the call did not happen: the owner's approval still stands.
+    await releaseApproval(ctx, consumed).catch((e: unknown) =>
+      ctx.log.error('approval release failed', { tool: def.name, error: String(e) }),
+    );
+  }
   const durationMs = Date.now() - started;
   if (def.mutates !== false) {
-    await Promise.all([settling, writeAudit(ctx, def.name, { key, ack, envelope, replayed, durationMs })]);
+    // An owner-only tool deciding an approval (approval_review) links its audit row to the request.
+    const approvalId =
+      ack?.approvalId ??
+      (def.ownerOnly === true && typeof auditedApproval === 'string' ? auditedApproval : null);
+    await Promise.all([
+      settling,
+      writeAudit(ctx, def.name, { key, ack, approvalId, envelope, replayed, durationMs }),
+    ]);
   }
   ctx.log.info('tool call', {
     status: envelope.status,
@@ -178,6 +229,12 @@ export async function callTool({
   });
   return envelope;
 }
+
+const withoutKey = (obj: object, key: string): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
+
+const withoutApproval = (input: Record<string, unknown>): Record<string, unknown> =>
+  input.approval_id === undefined ? input : withoutKey(input, 'approval_id');
 
 async function runTool(
   tool: RegisteredTool,
@@ -224,7 +281,14 @@ const defaultMessage = (name: string, status: 'ok' | 'empty', items: unknown[] |
 async function writeAudit(
   ctx: ToolContext,
   tool: string,
-  r: { key: string | null; ack: OwnerAck | null; envelope: Envelope; replayed: boolean; durationMs: number },
+  r: {
+    key: string | null;
+    ack: OwnerAck | null;
+    approvalId: string | null;
+    envelope: Envelope;
+    replayed: boolean;
+    durationMs: number;
+  },
 ): Promise<void> {
   try {
     await ctx.db.insert(auditLog).values({
@@ -237,6 +301,7 @@ async function writeAudit(
       requestId: ctx.requestId,
       ownerAck: r.ack?.ack ?? null,
       ownerReason: r.ack?.reason ?? null,
+      approvalId: r.approvalId,
     });
   } catch (e) {
     // The call's effect already happened; losing its audit row must not turn success into failure.

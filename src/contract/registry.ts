@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ambiguity, type DecodePlan, planDecoding } from './decode.ts';
 import type { AnyTool } from './define.ts';
 import { advertisedEnvelope } from './envelope.ts';
-import { ownerGateInput } from './gates.ts';
+import { type OwnerGateMode, ownerGateInput } from './gates.ts';
 import { pageParams } from './limits.ts';
 import { familyOf, nameProblem, verbOf } from './naming.ts';
 import { type JsonSchema, outputSchemas, unboundedArrays, untypedPaths } from './schema.ts';
@@ -30,6 +30,8 @@ export interface RegisteredTool {
   def: AnyTool;
   plan: DecodePlan;
   listing: ToolListing;
+  /** How this tool's owner gate opens (the registry's mode), or null for a tool without a gate. */
+  gate: OwnerGateMode | null;
 }
 
 export interface RegistryProblem {
@@ -55,6 +57,11 @@ export interface Registry {
   get(name: string): RegisteredTool | undefined;
 }
 
+export interface RegistryOptions {
+  /** How owner gates open (OWNER_GATE); it decides the gate parameters gated tools advertise. Default 'ack'. */
+  ownerGate?: OwnerGateMode;
+}
+
 const isListing = (name: string) => verbOf(name) === 'list' || familyOf(name) === 'search';
 
 /** Annotations come from the definition, never written by hand (docs/contract.md "Declared behaviour"). */
@@ -68,10 +75,10 @@ export const deriveAnnotations = (def: AnyTool): ToolAnnotations =>
       };
 
 /** The parameters as the client sees them: the tool's own, plus the kernel's gate and paging fields. */
-function inputObject(def: AnyTool): z.ZodObject<z.ZodRawShape> {
+function inputObject(def: AnyTool, mode: OwnerGateMode): z.ZodObject<z.ZodRawShape> {
   return z.object({
     ...def.input,
-    ...(def.ownerGate ? ownerGateInput : {}),
+    ...(def.ownerGate ? ownerGateInput[mode] : {}),
     ...(def.pages ? pageParams : {}),
   });
 }
@@ -87,12 +94,15 @@ function outputSchema(def: AnyTool): { full: JsonSchema; advertised: JsonSchema 
 }
 
 /** Every rule the registry enforces, for all tools at once; empty when the registry is sound. */
-export function checkTools(defs: readonly AnyTool[]): RegistryProblem[] {
-  return checkAndPlan(defs).problems;
+export function checkTools(defs: readonly AnyTool[], options: RegistryOptions = {}): RegistryProblem[] {
+  return checkAndPlan(defs, options.ownerGate ?? 'ack').problems;
 }
 
 /** The checks, keeping each tool's decode plan (JSON Schema conversion is most of start-up's work). */
-function checkAndPlan(defs: readonly AnyTool[]): {
+function checkAndPlan(
+  defs: readonly AnyTool[],
+  mode: OwnerGateMode,
+): {
   problems: RegistryProblem[];
   plans: Map<string, DecodePlan>;
   outputs: Map<string, JsonSchema>;
@@ -116,7 +126,7 @@ function checkAndPlan(defs: readonly AnyTool[]): {
     }
     let plan: DecodePlan | undefined;
     try {
-      plan = planDecoding(inputObject(def));
+      plan = planDecoding(inputObject(def, mode));
       plans.set(tool, plan);
     } catch (e) {
       problems.push({
@@ -218,16 +228,18 @@ function checkAndPlan(defs: readonly AnyTool[]): {
 }
 
 /** Builds the registry, refusing it (naming each tool and rule) when any tool breaks the contract. */
-export function buildRegistry(defs: readonly AnyTool[]): Registry {
-  const { problems, plans, outputs } = checkAndPlan(defs);
+export function buildRegistry(defs: readonly AnyTool[], options: RegistryOptions = {}): Registry {
+  const mode = options.ownerGate ?? 'ack';
+  const { problems, plans, outputs } = checkAndPlan(defs, mode);
   if (problems.length > 0) throw new RegistryError(problems);
   const tools = [...defs]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((def): RegisteredTool => {
-      const plan = plans.get(def.name) ?? planDecoding(inputObject(def));
+      const plan = plans.get(def.name) ?? planDecoding(inputObject(def, mode));
       return {
         def,
         plan,
+        gate: def.ownerGate ? mode : null,
         listing: {
           name: def.name,
           ...(def.title === undefined ? {} : { title: def.title }),

@@ -2,7 +2,10 @@
 // refusal has the one body shape of its route family (src/http/errors.ts).
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import type { AgentRegistry } from '../agents/grants.ts';
 import type { AppConfig } from '../config.ts';
+import { mountConsole } from '../console/mount.ts';
+import type { OwnerGateMode } from '../contract/gates.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import type { DrainRun } from '../jobs/context.ts';
@@ -10,6 +13,8 @@ import type { DrainReport } from '../jobs/drain.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import type { Logger } from '../log.ts';
 import { createMcpEndpoint } from '../mcp/binding.ts';
+import { chambersSurface } from '../mcp/chambers_surface.ts';
+import type { McpSurface } from '../mcp/surface.ts';
 import { callStateFor } from './call_state.ts';
 import type { AppEnv } from './context.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
@@ -25,6 +30,12 @@ import type { RequestServices } from './services.ts';
 export interface AppOptions {
   registry: Registry;
   grants: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The agents, whose instructions MCP clients can fetch as prompts. */
+  agents: AgentRegistry;
+  /** How owner gates open (OWNER_GATE); the server instructions say how to ask. */
+  ownerGate: OwnerGateMode;
+  /** MCP prompts, resources and completion; the agents' and the cases' by default (chambers_surface.ts). */
+  surface?: McpSurface;
   config: AppConfig;
   services(c: Context): Promise<RequestServices>;
   env: Readonly<Record<string, string | undefined>>;
@@ -53,13 +64,22 @@ export interface AppOptions {
   now?(): Date;
 }
 
-const SERVER_INSTRUCTIONS =
+const gateInstructions: Record<OwnerGateMode, string> = {
+  ack:
+    'Owner-gated tools need the human owner’s explicit approval, passed as owner_ack: true with their reason; ' +
+    'never assume it. ',
+  approval:
+    'Owner-gated tools need the human owner’s approval of that exact call: call with your reason; the refusal ' +
+    '(owner_gate_required) gives an approval_id the owner decides in their console; once approved, repeat the ' +
+    'same call with that approval_id (good once). ',
+};
+
+export const serverInstructions = (mode: OwnerGateMode): string =>
   'Chambers prepares decisions of an Israeli planning-and-building appeals committee. Every tool returns one ' +
   'envelope {ok, status: ok|empty|error, data, message}; "empty" is success with nothing to return; on error ' +
   'follow error.hint. Every change is idempotent: repeating a call returns the first result (created=false), ' +
-  'never a duplicate. Lists page with limit (clamped to 1..200) and next_cursor. Owner-gated tools need the ' +
-  'human owner’s explicit approval, passed as owner_ack: true with their reason; never assume it. Tools that ' +
-  'take a lease_id need a live session lease (lease_expired / lease_revoked: authorize a new session).';
+  `never a duplicate. Lists page with limit (clamped to 1..200) and next_cursor. ${gateInstructions[mode]}` +
+  'Tools that take a lease_id need a live session lease (lease_expired / lease_revoked: authorize a new session).';
 
 export function createApp(options: AppOptions) {
   const { registry, config, log } = options;
@@ -68,10 +88,11 @@ export function createApp(options: AppOptions) {
     registry,
     grants: options.grants,
     serverInfo: { name: 'chambers', version: options.version },
-    instructions: SERVER_INSTRUCTIONS,
+    instructions: serverInstructions(options.ownerGate),
     rateLimiter: options.rateLimiter,
     checkOutputs,
     log,
+    surface: options.surface ?? chambersSurface({ registry, agents: options.agents, checkOutputs }),
   });
   const gate = guard(options);
   const cap = bodyCap(options);
@@ -89,6 +110,16 @@ export function createApp(options: AppOptions) {
     listFor: endpoint.listFor,
     rateLimiter: options.rateLimiter,
     checkOutputs,
+  });
+  mountConsole(app, {
+    registry,
+    services: options.services,
+    env: options.env,
+    jobHandlers: options.jobHandlers,
+    now: options.now ?? (() => new Date()),
+    checkOutputs,
+    ...(options.kick === undefined ? {} : { kick: options.kick }),
+    ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
   });
   mountWorkerRoutes(app, {
     secret: config.workerSecret,

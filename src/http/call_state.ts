@@ -9,6 +9,7 @@ import type { AppContext } from './context.ts';
 
 export interface CallStateOptions {
   grants: ReadonlyMap<string, ReadonlySet<string>>;
+  config: { publicUrl: string | null };
   env: Readonly<Record<string, string | undefined>>;
   jobHandlers: Readonly<Record<string, JobHandler>>;
   waitUntil?(c: Context, work: Promise<unknown>): void;
@@ -32,6 +33,8 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
       agent,
       grants,
       holders,
+      // Where the owner decides approval requests: PUBLIC_URL when set, else the origin this call came to.
+      consoleUrl: `${options.config.publicUrl ?? new URL(c.req.url).origin}/console`,
       ctx: {
         holds: (tool) => grants.has(tool),
         db: services.db,

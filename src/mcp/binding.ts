@@ -16,16 +16,10 @@ import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import type { Logger } from '../log.ts';
+import type { McpCallState } from './state.ts';
+import type { CompletionRef, McpSurface } from './surface.ts';
 
-/** What the HTTP layer knows about the caller once the token is checked. */
-export interface McpCallState {
-  agent: string;
-  grants: ReadonlySet<string>;
-  /** The agents granted each tool (for tool_not_granted hints). */
-  holders: ReadonlyMap<string, readonly string[]>;
-  /** The tool context without progress, which only the MCP request can provide. */
-  ctx: Omit<ToolContext, 'progress'>;
-}
+export type { McpCallState } from './state.ts';
 
 export interface McpEndpointOptions {
   registry: Registry;
@@ -38,6 +32,8 @@ export interface McpEndpointOptions {
   checkOutputs?: boolean;
   /** Where the SDK's transport-level rejections (bad JSON-RPC, wrong headers) are reported. */
   log?: Logger;
+  /** Prompts, resources and completion (src/mcp/surface.ts); without it the server offers tools only. */
+  surface?: McpSurface;
 }
 
 const STATE = 'chambers';
@@ -73,12 +69,43 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const state = authInfo?.extra?.[STATE] as McpCallState | undefined;
       if (state === undefined)
         throw new Error('MCP request reached the binding without an authenticated caller');
+      const surface = options.surface;
       const server = new Server(options.serverInfo, {
-        capabilities: { tools: { listChanged: false } },
+        capabilities: {
+          tools: { listChanged: false },
+          // Stateless: no stream to send list changes or resource updates on, so neither is offered.
+          ...(surface === undefined
+            ? {}
+            : { prompts: { listChanged: false }, resources: { listChanged: false }, completions: {} }),
+        },
         jsonSchemaValidator,
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       });
       server.setRequestHandler('tools/list', async () => listFor(state.agent));
+      if (surface !== undefined) {
+        server.setRequestHandler('prompts/list', async () => ({ prompts: surface.listPrompts(state) }));
+        server.setRequestHandler('prompts/get', async (request) =>
+          surface.getPrompt(state, request.params.name, request.params.arguments ?? {}),
+        );
+        server.setRequestHandler('resources/list', async () => ({
+          resources: await surface.listResources(state),
+        }));
+        server.setRequestHandler('resources/templates/list', async () => ({
+          resourceTemplates: surface.listResourceTemplates(state),
+        }));
+        server.setRequestHandler('resources/read', async (request) =>
+          surface.readResource(state, request.params.uri),
+        );
+        server.setRequestHandler('completion/complete', async (request) => ({
+          completion: await surface.complete(state, {
+            ref: request.params.ref as CompletionRef,
+            argument: request.params.argument,
+            ...(request.params.context?.arguments === undefined
+              ? {}
+              : { context: request.params.context.arguments }),
+          }),
+        }));
+      }
       server.setRequestHandler('tools/call', async (request, mcp) => {
         const tool = registry.get(request.params.name);
         if (tool === undefined) {
@@ -104,6 +131,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           holders: state.holders,
           rateLimiter,
           checkOutputs,
+          consoleUrl: state.consoleUrl,
         });
         return server.projectCallToolResult(callToolResult(envelope), tool.listing.outputSchema);
       });
@@ -194,6 +222,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       holders: state.holders,
       rateLimiter,
       checkOutputs,
+      consoleUrl: state.consoleUrl,
     });
     const result = callToolResult(envelope);
     return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));

@@ -9,9 +9,27 @@ describe('the grant check against the live registry', () => {
   it('the agents in agents/ grant and mention exactly registered tools', async () => {
     const grants = grantsFromAgents(await loadAgentsFromDir('agents'), buildRegistry(tools));
     expect([...grants.keys()].sort()).toEqual(['analyst', 'ceo', 'qa', 'researcher', 'writer']);
-    // Every registered tool is granted to someone: a tool no agent can call is dead weight.
+    // Every registered tool is granted to someone: a tool no agent can call is dead weight. The owner-only
+    // tools are the console's (the owner principal holds them), and no agent may hold them.
     const granted = new Set([...grants.values()].flatMap((g) => [...g]));
-    expect(tools.map((t) => t.name).filter((n) => !granted.has(n))).toEqual([]);
+    const ownerOnly = tools.filter((t) => t.ownerOnly === true).map((t) => t.name);
+    expect(ownerOnly.sort()).toEqual(['approval_review', 'hai_revoke_session']);
+    expect(tools.map((t) => t.name).filter((n) => !granted.has(n))).toEqual(ownerOnly);
+    for (const name of ownerOnly) expect(granted.has(name), name).toBe(false);
+  });
+
+  it('refuses to serve when an agent is granted a tool only the owner calls', async () => {
+    const agents = new Map(await loadAgentsFromDir('agents'));
+    const ceo = agents.get('ceo');
+    if (ceo === undefined) throw new Error('no ceo');
+    agents.set('ceo', {
+      ...ceo,
+      tools: [...ceo.tools, 'approval_review'],
+      instructions: `${ceo.instructions}\nDecide with \`approval_review\`.`,
+    });
+    expect(() => grantsFromAgents(agents, buildRegistry(tools))).toThrow(
+      /Owner-only tools are the console's and cannot be granted to an agent: agents\/ceo.md grants approval_review/,
+    );
   });
 
   it('refuses to serve when an agent mentions a tool it is not granted', async () => {

@@ -9,11 +9,14 @@ import { AGENT_NAMES } from '../../src/agents/grants.ts';
 import {
   appConfigFromEnv,
   ConfigError,
+  nodeDefaultOwnerGate,
   nodeEnvSchema,
   parseEnv,
   type WorkerEnv,
   workerEnvSchema,
 } from '../../src/config.ts';
+import { createChambers } from '../../src/server.ts';
+import { fixtureAgents } from '../conformance/fixture.ts';
 
 const configError = (f: () => unknown): ConfigError => {
   try {
@@ -36,12 +39,40 @@ describe('the shared settings', () => {
       rateLimit: { perSecond: 50, burst: 200 },
       logLevel: 'info',
       kvPrefix: '',
+      publicUrl: null,
+      ownerGate: undefined,
     });
   });
 
   it('reads KV_PREFIX, and refuses one that could run into another environment’s keys', () => {
     expect(appConfigFromEnv({ KV_PREFIX: 'feature-12' }).kvPrefix).toBe('feature-12');
     expect(() => appConfigFromEnv({ KV_PREFIX: 'a:b' })).toThrow(/KV_PREFIX must be lower-case letters/);
+  });
+
+  it('defaults owner gates to approval, except npm start on the embedded database', async () => {
+    expect(nodeDefaultOwnerGate({})).toBe('ack');
+    expect(nodeDefaultOwnerGate({ DATABASE_URL: 'postgres://db.example/chambers' })).toBe('approval');
+    const chambers = (env: Record<string, string>) =>
+      createChambers({
+        agents: fixtureAgents([]),
+        env: { LOG_LEVEL: 'silent', ...env },
+        services: () => Promise.reject(new Error('no stores in this test')),
+        tools: [],
+        jobHandlers: {},
+      }).ownerGate;
+    expect(chambers({})).toBe('approval');
+    expect(chambers({ OWNER_GATE: 'ack' })).toBe('ack');
+  });
+
+  it('reads the owner gate mode and the public address', () => {
+    expect(appConfigFromEnv({ OWNER_GATE: 'approval' }).ownerGate).toBe('approval');
+    expect(appConfigFromEnv({ OWNER_GATE: 'ack' }).ownerGate).toBe('ack');
+    expect(appConfigFromEnv({ PUBLIC_URL: 'https://chambers.example/' }).publicUrl).toBe(
+      'https://chambers.example',
+    );
+    const error = configError(() => appConfigFromEnv({ OWNER_GATE: 'trust', PUBLIC_URL: 'ftp://x' }));
+    expect(error.variables).toEqual(['OWNER_GATE', 'PUBLIC_URL']);
+    expect(error.message).toContain('OWNER_GATE must be one of ack, approval, got "trust"');
   });
 
   it('reads lists, whole numbers, the limiter switch and the log level', () => {

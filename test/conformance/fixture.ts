@@ -25,6 +25,7 @@ import { migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import { createChambers } from '../../src/server.ts';
+import { conformanceSurface } from './surface.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -92,7 +93,7 @@ export function buildFixtureRegistry(defs: readonly AnyTool[]): Registry {
   const tools = aliased.tools.map((t): RegisteredTool => {
     const def = byAlias.get(t.def.name);
     if (def === undefined) throw new Error(`fixture alias ${t.def.name} has no tool`);
-    return { def, plan: t.plan, listing: { ...t.listing, name: def.name } };
+    return { def, plan: t.plan, gate: t.gate, listing: { ...t.listing, name: def.name } };
   });
   tools.sort((a, b) => (a.def.name < b.def.name ? -1 : a.def.name > b.def.name ? 1 : 0));
   const byName = new Map(tools.map((t) => [t.def.name, t]));
@@ -137,6 +138,7 @@ export async function startFixtureProfile(
     tools: [],
     jobHandlers: {},
     registry,
+    mcpSurface: conformanceSurface,
     ...(options.logSink ? { logSink: options.logSink } : {}),
   });
   const token = await mintToken(handle.db, 'ceo', 'conformance fixture');

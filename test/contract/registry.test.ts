@@ -336,10 +336,29 @@ describe('registry: the real catalogue', () => {
       expect(pagingParams, t.def.name).toEqual(t.def.pages ? ['limit', 'cursor'] : []);
       const props = t.listing.inputSchema.properties as Record<string, unknown>;
       expect(Object.keys(props).includes('owner_ack'), t.def.name).toBe(Boolean(t.def.ownerGate));
-      expect(Object.keys(props).includes('reason'), t.def.name).toBe(Boolean(t.def.ownerGate));
+      expect(Object.keys(props).includes('reason'), t.def.name).toBe(
+        Boolean(t.def.ownerGate) || 'reason' in t.def.input,
+      );
+      expect(Object.keys(props).includes('approval_id'), t.def.name).toBe('approval_id' in t.def.input);
+      expect(t.gate, t.def.name).toBe(t.def.ownerGate ? 'ack' : null);
     }
     expect(registry.get('case_delete')?.listing.inputSchema.required).toEqual(['case_id']);
     expect(registry.get('case_create')?.listing.inputSchema.required).toEqual(['case_number', 'title']);
+  });
+
+  it('in approval mode, gated tools take approval_id and the agent’s reason instead of owner_ack', () => {
+    const approval = buildRegistry(tools, { ownerGate: 'approval' });
+    for (const t of approval.tools) {
+      const props = t.listing.inputSchema.properties as Record<string, { description?: string }>;
+      const gated = Boolean(t.def.ownerGate);
+      expect('owner_ack' in props, t.def.name).toBe(false);
+      expect('approval_id' in props, t.def.name).toBe(gated || 'approval_id' in t.def.input);
+      expect(t.gate, t.def.name).toBe(gated ? 'approval' : null);
+      if (gated) expect(props.reason?.description).toBe('Why you ask (the owner reads it)');
+    }
+    // The listing costs no more than ack mode's: the per-tool size bar holds in either mode.
+    const bytes = (r: typeof registry) => JSON.stringify(r.tools.map((t) => t.listing)).length;
+    expect(bytes(approval)).toBeLessThanOrEqual(bytes(registry));
   });
 });
 

@@ -157,6 +157,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     tools: options.tools ?? tools,
     jobHandlers: options.jobHandlers ?? jobHandlers,
     checkOutputs: true,
+    // Today's gate unless a suite asks for approval mode (env OWNER_GATE: 'approval').
+    defaultOwnerGate: 'ack',
     ...(options.kick ? { kick: options.kick } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
     ...(options.now ? { now: options.now } : {}),

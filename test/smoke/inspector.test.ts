@@ -298,6 +298,33 @@ describe('MCP Inspector CLI against `npm start`', () => {
     expect(invalid.structuredContent.error?.message).toMatch(/title/);
   }, 30_000);
 
+  it('gates by acknowledgement on the embedded database; npm run owner works through the running server', async () => {
+    expect(output).toMatch(/owner gates: ack\)/);
+    const added = await run('npm', ['run', '--silent', 'owner', '--', 'add', 'smoke'], env);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('Owner "smoke" created');
+    const link = await run('npm', ['run', '--silent', 'owner', '--', 'link', 'smoke'], env);
+    expect(link.code, link.stderr).toBe(0);
+    const url = link.stdout.split('\n')[0] ?? '';
+    expect(url).toMatch(new RegExp(`^${mcpUrl.replace('/mcp', '')}/console/login\\?token=chl_[\\w-]+$`));
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const unknown = await run('npm', ['run', '--silent', 'owner', '--', 'link', 'nobody'], env);
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining('No owner named "nobody"')]);
+  }, 60_000);
+
+  it('offers the agents’ prompts and the case resource templates to the Inspector', async () => {
+    const prompts = await inspector(ceoToken, ['--method', 'prompts/list']);
+    expect(prompts.code, prompts.stderr).toBe(0);
+    expect(
+      (JSON.parse(prompts.stdout) as { prompts: { name: string }[] }).prompts.map((p) => p.name),
+    ).toContain('prepare_decision');
+    const templates = await inspector(ceoToken, ['--method', 'resources/templates/list']);
+    expect(templates.code, templates.stderr).toBe(0);
+    expect(templates.stdout).toContain('chambers://cases/{case_id}/draft');
+  }, 30_000);
+
   it('logged no warnings or errors while serving the calls above', () => {
     // JSON log lines at warn/error: an internal error, a store failure, an SDK transport error.
     expect(output.split('\n').filter((line) => /^\{.*"level":"(warn|error)"/.test(line))).toEqual([]);

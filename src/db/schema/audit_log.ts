@@ -1,6 +1,9 @@
-import { bigserial, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** One row per mutating tool call (C8), whatever its outcome. */
+/**
+ * One row per mutating tool call (C8), whatever its outcome. `agent` is the caller: an agent's name, or
+ * `owner:<name>` for an owner acting in the console.
+ */
 export const auditLog = pgTable(
   'audit_log',
   {
@@ -16,6 +19,15 @@ export const auditLog = pgTable(
     requestId: text('request_id').notNull(),
     ownerAck: boolean('owner_ack'),
     ownerReason: text('owner_reason'),
+    /**
+     * The approval request (owner_approvals) this row belongs to, in approval mode: the refused call that
+     * created it, the owner's decision, and the call that used it all carry its id.
+     */
+    approvalId: uuid('approval_id'),
   },
-  (t) => [index('audit_log_tool_at_idx').on(t.tool, t.at), index('audit_log_request_idx').on(t.requestId)],
+  (t) => [
+    index('audit_log_tool_at_idx').on(t.tool, t.at),
+    index('audit_log_request_idx').on(t.requestId),
+    index('audit_log_approval_idx').on(t.approvalId),
+  ],
 );

@@ -5,3 +5,4 @@ export * from './documents.ts';
 export * from './hai.ts';
 export * from './jobs.ts';
 export * from './kv_entries.ts';
+export * from './owners.ts';

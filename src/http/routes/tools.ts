@@ -61,6 +61,7 @@ export function mountTools(
       holders: state.holders,
       rateLimiter: o.rateLimiter,
       checkOutputs: o.checkOutputs,
+      consoleUrl: state.consoleUrl,
     });
     // Every retryable refusal that says when to retry (rate_limited, in_progress) says it in HTTP too.
     const retryAfterMs = envelope.ok ? undefined : envelope.error.details?.retry_after_ms;

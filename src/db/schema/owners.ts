@@ -1,0 +1,94 @@
+// The owner principal (docs/contract.md "Grants and gates"): people who govern the agents, never agents. They
+// sign in to the console with a single-use link, keep a server-side session, and decide approval requests that
+// owner-gated calls create in approval mode. Secrets (link tokens, session ids) are stored as SHA-256 only.
+import { sql } from 'drizzle-orm';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const owners = pgTable(
+  'owners',
+  {
+    id: uuid('id').primaryKey(),
+    /** How the owner is named in the console and the audit log (`owner:<name>`). */
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    disabledAt: at('disabled_at'),
+  },
+  (t) => [uniqueIndex('owners_name_key').on(t.name)],
+);
+
+/** Single-use login links: the token's SHA-256, its owner, a short expiry, when it was used. */
+export const ownerLoginLinks = pgTable(
+  'owner_login_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => owners.id),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [index('owner_login_links_owner_idx').on(t.ownerId)],
+);
+
+/** Console sessions: the cookie's SHA-256; ended by logout (ended_at) or by time (expires_at). */
+export const ownerSessions = pgTable(
+  'owner_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => owners.id),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    endedAt: at('ended_at'),
+  },
+  (t) => [index('owner_sessions_owner_idx').on(t.ownerId)],
+);
+
+export const approvalStates = ['pending', 'approved', 'rejected', 'used'] as const;
+export type ApprovalState = (typeof approvalStates)[number];
+
+/**
+ * Approval requests: one owner-gated call (tool, agent, decoded arguments and their hash) refused in approval
+ * mode, waiting for the owner's decision. An approved request opens the gate once, for that agent and those
+ * arguments, until `expires_at`; using it records the request id of the call (audit_log.request_id).
+ */
+export const ownerApprovals = pgTable(
+  'owner_approvals',
+  {
+    id: uuid('id').primaryKey(),
+    tool: text('tool').notNull(),
+    agent: text('agent').notNull(),
+    /** The decoded arguments without the gate's own parameters, as the owner reviews them. */
+    args: jsonb('args').$type<Record<string, unknown>>().notNull(),
+    argsSha256: text('args_sha256').notNull(),
+    /** Why the agent asks. */
+    agentReason: text('agent_reason'),
+    state: text('state', { enum: approvalStates }).notNull(),
+    requestedAt: at('requested_at').notNull(),
+    requestId: text('request_id').notNull(),
+    decidedBy: uuid('decided_by').references(() => owners.id),
+    decidedByName: text('decided_by_name'),
+    decidedAt: at('decided_at'),
+    decisionReason: text('decision_reason'),
+    /** Set when approved: the approval opens the gate only before this. */
+    expiresAt: at('expires_at'),
+    usedAt: at('used_at'),
+    /** The request id of the call that used the approval (its audit_log row has the same request_id). */
+    usedRequestId: text('used_request_id'),
+  },
+  (t) => [
+    // One open request per call: a refused call repeated finds the request it created.
+    uniqueIndex('owner_approvals_pending_key')
+      .on(t.agent, t.tool, t.argsSha256)
+      .where(sql`${t.state} = 'pending'`),
+    index('owner_approvals_state_idx').on(t.state, t.requestedAt),
+    index('owner_approvals_call_idx').on(t.agent, t.tool, t.argsSha256),
+  ],
+);
+
+export type OwnerRow = typeof owners.$inferSelect;
+export type OwnerApprovalRow = typeof ownerApprovals.$inferSelect;
