@@ -124,10 +124,10 @@ export interface FoundSection {
 }
 
 const SECTION_PATH = `\\d{1,4}[א-ת]?(?:\\s?\\([א-ת\\d]{1,3}\\))*`;
-/** בסעיף, לסעיף, וסעיף — but not מס' (the abbreviation of "number"). */
-const SECTION_GLUED = '(?<=(?:^|[^א-ת])(?:ו|ו?[בלשה])?)';
+/** בסעיף, מתקנה, וס' — but a glued מ never before ס' (מס' is the abbreviation of "number"). */
+const SECTION_WORD = `(?:${GLUED}(?:סעיפים|סעיף|תקנות|תקנה)|(?<=(?:^|[^א-ת])(?:ו|ו?[בלשה])?)ס${Q})`;
 const SECTION = new RegExp(
-  `${SECTION_GLUED}(סעיפים|סעיף|ס${Q}|תקנות|תקנה)\\s*(?:קטן\\s*)?(${SECTION_PATH})((?:\\s*(?:,|ו${DASH}?|או|עד)\\s*(?:סעיף\\s*)?${SECTION_PATH}(?![\\d/]))*)(?![\\d/])`,
+  `(${SECTION_WORD})\\s*(?:קטן\\s*)?(${SECTION_PATH})((?:\\s*(?:,|ו${DASH}?|או|עד)\\s*(?:סעיף\\s*)?${SECTION_PATH}(?![\\d/]))*)(?![\\d/])`,
   'g',
 );
 const PATH_IN_LIST = new RegExp(SECTION_PATH, 'g');
