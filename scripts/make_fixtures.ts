@@ -44,7 +44,8 @@ function forPdfJs(line: string): string {
   if (line.length > 4 && rtl / line.length < 0.3) {
     throw new Error(`mostly left-to-right line with Hebrew, which pdf.js reorders: ${JSON.stringify(line)}`);
   }
-  if (/\d ₪/.test(line)) throw new Error(`a number then a separate ₪, which pdf.js reorders: ${JSON.stringify(line)}`);
+  if (/\d ₪/.test(line))
+    throw new Error(`a number then a separate ₪, which pdf.js reorders: ${JSON.stringify(line)}`);
   return line.replace(LTR_RUN, reversed);
 }
 

@@ -118,8 +118,7 @@ export const claim_record = defineTool({
                   : '',
             reason: input.rationale,
           });
-    const what =
-      input.action === 'add' ? 'recorded' : `${input.action === 'reword' ? 'reworded' : `${input.action}ed`}`;
+    const what = DONE[input.action];
     return ok(
       { claim: claimView(row), created },
       created ? `Claim ${what}` : `Already ${what}; the claim is returned as it is`,

@@ -95,7 +95,8 @@ forEachStack('claim_record: add', DB_STACKS, (server) => {
     const issues = async (args: Record<string, unknown>) => {
       const env = await record(args);
       expect(errorCode(env)).toBe('invalid_args');
-      return (env.ok ? [] : (env.error.details?.issues as { path: string }[])).map((i) => i.path).sort();
+      const found = env.ok ? [] : ((env.error.details?.issues ?? []) as { path: string }[]);
+      return found.map((i) => i.path).sort();
     };
     expect(await issues({ case_id: caseId, action: 'add', party: 'appellant' })).toEqual([
       'document_id',
