@@ -17,8 +17,7 @@ export const appraiser_fact_extract = defineTool({
   title: 'Find appraisal facts',
   description:
     'Reads by rule a case’s appraisals: the appraiser and role, and facts with normalised values ' +
-    '(dates, values, betterment, levy, prices, areas, coefficients) and provenance. Compare with ' +
-    'appraiser_fact_get.',
+    '(dates, values, betterment, levy, prices, areas, coefficients). Compare: appraiser_fact_get.',
   input: extractInput,
   output: extractionOutput(summary),
   mutates: 'write',

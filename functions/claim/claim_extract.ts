@@ -17,7 +17,7 @@ export const claim_extract = defineTool({
   title: 'Find claims',
   description:
     'Finds by rule candidate claims and relief requests in appeals, responses and decisions’ claim ' +
-    'summaries, with party and provenance; re-runs keep agents’ decisions. Review with claim_list.',
+    'summaries, with party and provenance; re-runs keep agents’ decisions. Review: claim_list.',
   input: extractInput,
   output: extractionOutput(summary),
   mutates: 'write',

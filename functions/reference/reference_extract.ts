@@ -16,8 +16,7 @@ export const reference_extract = defineTool({
   title: 'Find references',
   description:
     'Finds by rule the statutes, sections, regulations, plans and parcels a case’s documents cite, ' +
-    'with canonical keys and provenance, in the background (wait_ms waits). Read with ' +
-    'reference_list.',
+    'under canonical keys, with provenance, in the background. Read with reference_list.',
   input: extractInput,
   output: extractionOutput(summary),
   mutates: 'write',

@@ -22,7 +22,7 @@ import type { DocumentRole } from './roles.ts';
 export const extractInput = {
   document_id: z.uuid().optional().describe('One case document'),
   case_id: z.uuid().optional().describe('Or all of this case’s'),
-  wait_ms: waitMsInput.describe('Wait up to this many ms (≤ 10000) to get the result now'),
+  wait_ms: waitMsInput.describe('Wait this long (ms, ≤ 10000) for the result'),
 };
 
 export const extractKey = {

@@ -66,8 +66,17 @@ export function findStatutes(text: string): FoundStatute[] {
   return out;
 }
 
+const nameRegexes = new Map<string, RegExp>();
+
 /** A regex that finds a canonical name as written: doubled ו/י, any spacing, optional quote marks. */
 function nameRegex(name: string): RegExp {
+  const cached = nameRegexes.get(name);
+  if (cached !== undefined) {
+    cached.lastIndex = 0;
+    return cached;
+  }
+  // A cache bounded by the statutes documents name (a few dozen); a runaway document cannot grow it far.
+  if (nameRegexes.size > 1000) nameRegexes.clear();
   const body = [...name]
     .map((c) => {
       if (c === ' ') return '\\s+';
@@ -76,7 +85,9 @@ function nameRegex(name: string): RegExp {
       return c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
     })
     .join('');
-  return new RegExp(`${GLUED}${body}(?![א-ת])`, 'g');
+  const re = new RegExp(`${GLUED}${body}(?![א-ת])`, 'g');
+  nameRegexes.set(name, re);
+  return re;
 }
 
 /**
