@@ -73,6 +73,18 @@ describe('case document roles and the analysis after upload', () => {
       await s.call('analyst', 'document_list', { case_id: caseId, role: 'deciding_appraisal' }),
     );
     expect(byRole.items.map((d) => d.id)).toEqual([deciding]);
+    // extraction_status shows the new kinds, per kind and per document.
+    const status = expectOk<{ handled_kinds: string[]; kinds: { kind: string }[] }>(
+      await s.call('analyst', 'extraction_status', { document_id: deciding }),
+    );
+    expect(status.handled_kinds).toEqual(
+      expect.arrayContaining(['reference_extract', 'claim_extract', 'appraiser_fact_extract']),
+    );
+    expect(status.kinds.map((k) => k.kind).sort()).toEqual([
+      'appraiser_fact_extract',
+      'document_extract',
+      'reference_extract',
+    ]);
   });
 
   it('a role corrected to one the claims extractor reads queues it; a role on a style example is refused', async () => {
