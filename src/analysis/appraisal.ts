@@ -248,14 +248,12 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
         if (m !== undefined) add(cue.kind, null, m.agorot, cue.start, m.end);
       }
     });
-    for (const area of findAreas(sentence))
-      add(
-        'area',
-        areaName(sentence.slice(Math.max(0, area.start - 40), area.start)),
-        area.value,
-        area.start,
-        area.end,
-      );
+    if (own) {
+      for (const area of findAreas(sentence)) {
+        const name = areaName(sentence.slice(Math.max(0, area.start - 40), area.start));
+        add('area', name, area.value, area.start, area.end);
+      }
+    }
   }
   flagLevies(facts);
   return facts;
@@ -274,12 +272,20 @@ function coefficientAfter(text: string): { value: number; end: number } | null {
     : { value: Math.round(n * 100 * 1e4) / 1e4, end: fraction.index + fraction[0].length };
 }
 
+const AREA_NAMES: [RegExp, string][] = [
+  [/מגרש/g, 'מגרש'],
+  [/עיקרי/g, 'שטח עיקרי'],
+  [/שירות/g, 'שטחי שירות'],
+  [/הרחב|תוספת|נוספ/g, 'תוספת'],
+];
+
+/** An area's name from the words just before it: the nearest of them wins («שטח עיקרי 120 ושירות 30»). */
 function areaName(before: string): string {
-  if (/מגרש/.test(before)) return 'מגרש';
-  if (/עיקרי/.test(before)) return 'שטח עיקרי';
-  if (/שירות/.test(before)) return 'שטחי שירות';
-  if (/הרחב|תוספת|נוספ/.test(before)) return 'תוספת';
-  return 'שטח';
+  let best = { at: -1, name: 'שטח' };
+  for (const [re, name] of AREA_NAMES) {
+    for (const m of before.matchAll(re)) if ((m.index ?? -1) > best.at) best = { at: m.index ?? -1, name };
+  }
+  return best.name;
 }
 
 /** Marks a levy that is not half the betterment of the same subject (beyond a shekel of rounding). */

@@ -9,13 +9,7 @@ import type { Db } from '../db/types.ts';
 import { loadLiveCase } from '../domain/cases.ts';
 import { loadDocument } from '../domain/documents.ts';
 import type { Extractor } from '../extractors/framework.ts';
-import {
-  extractionNext,
-  extractionOutput,
-  extractionTargets,
-  runExtraction,
-  waitMsInput,
-} from '../extractors/tool.ts';
+import { extractionNext, extractionTargets, runExtraction, waitMsInput } from '../extractors/tool.ts';
 import { detectMissingRoles, ensureRole } from './extractors.ts';
 import type { DocumentRole } from './roles.ts';
 
@@ -43,8 +37,6 @@ export interface AnalysisExtract<S extends z.ZodType> {
   /** The message once done, from the summary. */
   done(summary: z.input<S>, documents: number): string;
 }
-
-export const analysisExtractOutput = <S extends z.ZodType>(summary: S) => extractionOutput(summary);
 
 /** Runs one `*_extract` call of the analysis family. */
 export async function analysisExtract<S extends z.ZodType>(
