@@ -66,6 +66,7 @@ function countingKv(inner: KvStore): KvStore {
     compareAndSet: (k, e, v, t) => note('compareAndSet', () => inner.compareAndSet(k, e, v, t)),
     compareAndDelete: (k, e) => note('compareAndDelete', () => inner.compareAndDelete(k, e)),
     delete: (k) => note('delete', () => inner.delete(k)),
+    deleteByPrefix: (p) => note('deleteByPrefix', () => inner.deleteByPrefix(p)),
     ping: () => note('ping', () => inner.ping()),
   };
 }

@@ -1,17 +1,14 @@
 // The Node entry: `npm start` runs the server on the embedded default (PGlite in DATA_DIR) or on the
 // stores named by the environment, and mints the first tokens on an empty database.
 import { serve } from '@hono/node-server';
-import { AGENT_NAMES } from '../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
 import { ConfigError, nodeEnvSchema, parseEnv } from '../src/config.ts';
-import { errorEnvelope } from '../src/contract/envelope.ts';
-import { invalidArg } from '../src/contract/errors.ts';
-import { constantTimeEqual, randomToken } from '../src/contract/hash.ts';
+import { randomToken } from '../src/contract/hash.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
+import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
-import { refuse } from '../src/http/errors.ts';
-import { bearerToken, challenge } from '../src/http/middleware/guard.ts';
+import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
@@ -39,11 +36,19 @@ const lock = embedded
       process.exit(1);
     })
   : null;
-const stores = await openNodeStores({
-  DATABASE_URL: settings.DATABASE_URL,
-  DATA_DIR: settings.DATA_DIR,
-  UPSTASH_REDIS_REST_URL: settings.UPSTASH_REDIS_REST_URL,
-  UPSTASH_REDIS_REST_TOKEN: settings.UPSTASH_REDIS_REST_TOKEN,
+// A wrong DATABASE_URL is one line with its fix (src/db/ensure.ts), not a driver's stack trace.
+const stores = await openNodeStores(
+  {
+    DATABASE_URL: settings.DATABASE_URL,
+    DATA_DIR: settings.DATA_DIR,
+    UPSTASH_REDIS_REST_URL: settings.UPSTASH_REDIS_REST_URL,
+    UPSTASH_REDIS_REST_TOKEN: settings.UPSTASH_REDIS_REST_TOKEN,
+  },
+  { onCreated: (where) => console.log(`Created the ${where} (it did not exist).`) },
+).catch(async (e: unknown) => {
+  console.error(e instanceof DatabaseSetupError ? e.message : e);
+  await lock?.release();
+  process.exit(1);
 });
 const agents = await loadAgentsFromDir('agents');
 const pending = new Set<Promise<unknown>>();
@@ -55,6 +60,7 @@ const { app, registry, log } = createChambers({
   tools,
   jobHandlers,
   env,
+  databaseId: stores.database.id,
   services: async () => ({ db: stores.handle.db, kv: stores.kv }),
   waitUntil: (_c, work) => {
     pending.add(work);
@@ -77,26 +83,7 @@ const purge =
     : undefined;
 
 const adminSecret = randomToken(32);
-if (embedded) {
-  app.post('/admin/tokens', async (c) => {
-    // Refusals in the envelope's error shape, like every other route (src/http/errors.ts).
-    if (!constantTimeEqual(bearerToken(c) ?? '', adminSecret)) {
-      return challenge(
-        c,
-        'The admin secret is not valid.',
-        'chambers-admin',
-        'Mint tokens with npm run token.',
-      );
-    }
-    const body = (await c.req.json().catch(() => ({}))) as { agent?: unknown };
-    const agent = typeof body.agent === 'string' ? body.agent : '';
-    if (!(AGENT_NAMES as readonly string[]).includes(agent)) {
-      const error = invalidArg('agent', `must be one of ${AGENT_NAMES.join(', ')}, got "${agent}"`);
-      return refuse(c, errorEnvelope(error.code, error.message, { details: error.details }));
-    }
-    return c.json({ token: await mintToken(stores.handle.db, agent, 'npm run token') });
-  });
-}
+if (embedded) mountTokenAdmin(app, { db: stores.handle.db, secret: adminSecret, now: () => new Date() });
 
 const mcpUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
 const tokens: [string, string][] = [];

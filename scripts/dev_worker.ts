@@ -1,7 +1,7 @@
 /**
  * `npm run dev:worker`: the Workers build under `wrangler dev` (workerd, offline) against the local
  * PostgreSQL and Redis. It starts the harness bridges (Neon WebSocket proxy → PostgreSQL, Upstash REST
- * bridge → Redis), creates and migrates the dev database when needed, mints a token for ceo and runs
+ * bridge → Redis), creates and migrates the dev database when needed, mints a token per agent and runs
  *
  *   wrangler dev --local --ip 127.0.0.1 --port 8787 --var DATABASE_URL:... --var NEON_WS_PROXY:... ...
  *
@@ -11,8 +11,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import pg from 'pg';
+import { AGENT_NAMES } from '../src/agents/grants.ts';
 import { mintToken } from '../src/auth/tokens.ts';
+import { ensurePostgresDatabase } from '../src/db/ensure.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPostgres } from '../src/db/postgres.ts';
 import { offlineEnv, wranglerBin } from './wrangler.ts';
@@ -64,11 +65,19 @@ export async function startWorkerDev(options: WorkerDevOptions): Promise<WorkerD
     NEON_WS_PROXY: options.neonProxy,
     UPSTASH_REDIS_REST_URL: options.upstash.url,
     UPSTASH_REDIS_REST_TOKEN: options.upstash.token,
+    // wrangler.toml says "prod"; a local run keeps its keys apart unless told otherwise.
+    KV_PREFIX: 'dev',
     ...options.vars,
   };
+  // Both Workers in one workerd: the MCP Worker (first: it serves the port) and the extraction Worker its
+  // EXTRACTION binding reaches.
   const args = [
     wranglerBin,
     'dev',
+    '-c',
+    'wrangler.toml',
+    '-c',
+    'wrangler.extraction.toml',
     '--local',
     '--ip',
     '127.0.0.1',
@@ -154,24 +163,6 @@ export async function startWorkerDev(options: WorkerDevOptions): Promise<WorkerD
   return { url, child, stop };
 }
 
-/** Creates the database named in `url` when it does not exist yet (local trust-auth server). */
-export async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[A-Za-z_][\w-]{0,62}$/.test(name)) throw new Error(`unexpected database name "${name}"`);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (rows.length === 0) await client.query(`create database "${name}"`);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 async function main(): Promise<void> {
   const { startBridges } = await import('./dev/bridges.ts');
   const databaseUrl = process.env.DEV_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/chambers_dev';
@@ -183,12 +174,13 @@ async function main(): Promise<void> {
     );
   }
 
-  await ensureDatabase(databaseUrl);
+  await ensurePostgresDatabase(databaseUrl);
   const handle = openPostgres(databaseUrl, { max: 1 });
-  let token: string;
+  const tokens: [string, string][] = [];
   try {
     await migrateDb(handle);
-    token = await mintToken(handle.db, 'ceo', 'npm run dev:worker');
+    for (const agent of AGENT_NAMES)
+      tokens.push([agent, await mintToken(handle.db, agent, 'npm run dev:worker')]);
   } finally {
     await handle.close();
   }
@@ -212,12 +204,17 @@ async function main(): Promise<void> {
   console.log(
     `  Upstash bridge ${bridges.upstash.url} → ${process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'}`,
   );
-  console.log(`  token for ceo (shown once): ${token}`);
+  console.log('  tokens (shown once):');
+  for (const [agent, t] of tokens) console.log(`    ${agent.padEnd(10)} ${t}`);
+  console.log(
+    `  mint more: DATABASE_URL=${databaseUrl} npm run token -- <agent>   (list and revoke the same way)`,
+  );
+  const ceoToken = tokens.find(([a]) => a === 'ceo')?.[1] ?? '';
   console.log(
     JSON.stringify(
       {
         mcpServers: {
-          'chambers-ceo': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } },
+          'chambers-ceo': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${ceoToken}` } },
         },
       },
       null,

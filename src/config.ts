@@ -2,6 +2,7 @@
 // every runtime, extended for Node (`npm start`) and for Workers (the bindings). A bad value is one ConfigError
 // that names each variable; the values of secrets and URLs are never repeated in it.
 import { z } from 'zod';
+import { KV_PREFIX_PATTERN } from './kv/prefix.ts';
 import type { LogLevel } from './log.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -79,6 +80,12 @@ const sharedShape = {
   WORKER_SECRET: optional(z.string().min(16, { error: 'must be at least 16 characters' })).transform(
     (v) => v ?? null,
   ),
+  // Every key-value key starts with it: empty for npm start, the branch for a preview, "prod" in production.
+  KV_PREFIX: optional(
+    z.string().regex(KV_PREFIX_PATTERN, {
+      error: 'must be lower-case letters, digits and dashes (at most 63, no dash at either end)',
+    }),
+  ).transform((v) => v ?? ''),
   LOG_LEVEL: optional(
     z.enum(LOG_LEVELS, {
       error: (issue) => `must be one of ${LOG_LEVELS.join(', ')}, got "${String(issue.input)}"`,
@@ -160,6 +167,8 @@ export interface ServerConfig extends AppConfig {
   /** The per-agent token bucket; null when RATE_LIMIT_PER_SECOND is 0. */
   rateLimit: { perSecond: number; burst: number } | null;
   logLevel: LogLevel;
+  /** KV_PREFIX: the start of every key-value key of this environment ('' for none). */
+  kvPrefix: string;
 }
 
 /** Settings shared by every runtime (createChambers). */
@@ -174,5 +183,6 @@ export function appConfigFromEnv(env: Env): ServerConfig {
     workerSecret: s.WORKER_SECRET,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
     logLevel: s.LOG_LEVEL,
+    kvPrefix: s.KV_PREFIX,
   };
 }

@@ -1,9 +1,21 @@
-/** What a tool may log; the kernel adds agent, tool and request id to every line. */
+/**
+ * What a tool may log; every line of a request carries its request id, and once known the agent and the tool
+ * (the guard and the kernel add them with `child`). `debug` lines (LOG_LEVEL=debug) add one line per HTTP
+ * request and per token lookup, and idle drains.
+ */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
+  /** Optional, so a test's stand-in logger need not have it; createLogger's loggers do. */
+  debug?(message: string, fields?: Record<string, unknown>): void;
+  /** A logger whose lines also carry `fields` (optional like debug). */
+  child?(fields: Record<string, unknown>): Logger;
 }
+
+/** `log` with `fields` added to every line, when it can carry them. */
+export const withFields = (log: Logger, fields: Record<string, unknown>): Logger =>
+  log.child === undefined ? log : log.child(fields);
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -15,13 +27,14 @@ export function createLogger(
   level: LogLevel = 'info',
   fields: Record<string, unknown> = {},
   sink: LogSink = (line) => console.log(line),
-): Logger & { child(more: Record<string, unknown>): Logger } {
+): Required<Logger> {
   const threshold = order[level] ?? order.info;
   const emit = (lvl: Exclude<LogLevel, 'silent'>, message: string, more?: Record<string, unknown>) => {
     if (order[lvl] < threshold) return;
     sink(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg: message, ...fields, ...more }));
   };
   return {
+    debug: (m, f) => emit('debug', m, f),
     info: (m, f) => emit('info', m, f),
     warn: (m, f) => emit('warn', m, f),
     error: (m, f) => emit('error', m, f),

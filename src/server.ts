@@ -4,9 +4,10 @@ import { appConfigFromEnv, type Env } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
-import { createApp } from './http/app.ts';
+import { type AppOptions, createApp } from './http/app.ts';
 import type { RequestServices } from './http/services.ts';
 import type { JobHandler } from './jobs/queue.ts';
+import { prefixedKv } from './kv/prefix.ts';
 import { createLogger, type LogSink } from './log.ts';
 
 export const VERSION = '0.1.0';
@@ -38,6 +39,8 @@ export interface ChambersOptions {
   waitUntil?(c: Context, work: Promise<unknown>): void;
   /** Drains the queue soon after a tool enqueued (see AppOptions.kick); without it a kick does nothing. */
   kick?(c: Context): void;
+  /** Runs every drain elsewhere (the MCP Worker hands them to the extraction Worker); see AppOptions.drain. */
+  drain?: AppOptions['drain'];
   /** The job handlers, by kind, that drains run (the entries pass entry/registries.ts). */
   jobHandlers: Readonly<Record<string, JobHandler>>;
   /** The tools to serve (the entries pass entry/registries.ts; tests may serve fixture tools). */
@@ -48,6 +51,8 @@ export interface ChambersOptions {
    */
   registry?: Registry;
   logSink?: LogSink;
+  /** The database's fingerprint for /healthz (src/db/ensure.ts databaseTarget); Node passes it. */
+  databaseId?: string;
   /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
   now?(): Date;
   /** Test suite: check every tool result against the tool's output schema (a mismatch answers internal). */
@@ -60,19 +65,26 @@ export function createChambers(options: ChambersOptions) {
   const grants = grantsFromAgents(options.agents, registry);
   const config = appConfigFromEnv(options.env);
   const log = createLogger(config.logLevel, {}, options.logSink);
+  // Every runtime's stores, with the environment's key-value prefix (KV_PREFIX) applied to every key.
+  const services = async (c: Context): Promise<RequestServices> => {
+    const s = await options.services(c);
+    return { ...s, kv: prefixedKv(s.kv, config.kvPrefix) };
+  };
   const app = createApp({
     registry,
     grants,
     config,
-    services: options.services,
+    services,
     env: options.env,
     log,
     version: VERSION,
     jobHandlers: options.jobHandlers,
     ...(options.kick === undefined ? {} : { kick: options.kick }),
+    ...(options.drain === undefined ? {} : { drain: options.drain }),
     ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
     ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.databaseId === undefined ? {} : { databaseId: options.databaseId }),
     ...(options.checkOutputs === undefined ? {} : { checkOutputs: options.checkOutputs }),
   });
   return { app, registry, grants, log };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
+import { withFields } from '../log.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
 import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
@@ -112,6 +113,8 @@ export async function callTool({
   checkOutputs = false,
 }: CallInput): Promise<Envelope> {
   const { def } = tool;
+  // Every line of the call, the tool's own included, names the tool (the guard has added the agent).
+  ctx = { ...ctx, log: withFields(ctx.log, { tool: def.name }) };
   const started = Date.now();
   let key: string | null = null;
   let ack: OwnerAck | null = null;
@@ -168,7 +171,6 @@ export async function callTool({
     await Promise.all([settling, writeAudit(ctx, def.name, { key, ack, envelope, replayed, durationMs })]);
   }
   ctx.log.info('tool call', {
-    tool: def.name,
     status: envelope.status,
     ...(envelope.ok ? {} : { code: envelope.error.code }),
     ...(replayed ? { replayed } : {}),

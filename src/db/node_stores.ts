@@ -4,6 +4,7 @@ import type { Env } from '../config.ts';
 import { createPostgresKv } from '../kv/postgres.ts';
 import type { KvStore } from '../kv/types.ts';
 import { createUpstashKv } from '../kv/upstash.ts';
+import { type DatabaseTarget, databaseTarget, ensurePostgresDatabase } from './ensure.ts';
 import { migrateDb } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
@@ -14,20 +15,25 @@ export interface NodeStores {
   kv: KvStore;
   /** Where the data lives, for the start-up banner. */
   describe: string;
+  /** The database it opened (where, fingerprint). */
+  database: DatabaseTarget;
 }
 
 /**
  * The stores a Node process uses: a Postgres URL when `DATABASE_URL` is set, else PGlite on disk in
  * `DATA_DIR` (default `.data/`); Upstash when its REST variables are set, else the Postgres KV table.
- * Migrations are applied before anything else touches the database.
+ * Migrations are applied before anything else touches the database. A PostgreSQL database that does not
+ * exist is created when the URL's user may; any other connection problem is one DatabaseSetupError line.
  */
 export async function openNodeStores(
   env: Env,
-  options: { onQuery?: (sql: string) => void } = {},
+  options: { onQuery?: (sql: string) => void; onCreated?: (where: string) => void } = {},
 ): Promise<NodeStores> {
   let handle: DbHandle;
   let where: string;
+  const database = databaseTarget(env);
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
+    if (await ensurePostgresDatabase(env.DATABASE_URL)) options.onCreated?.(database.where);
     handle = openPostgres(env.DATABASE_URL, options.onQuery ? { onQuery: options.onQuery } : {});
     where = `PostgreSQL at ${new URL(env.DATABASE_URL).host}`;
   } else {
@@ -46,5 +52,5 @@ export async function openNodeStores(
     upstashUrl !== undefined && upstashUrl !== '' && upstashToken !== undefined
       ? createUpstashKv({ url: upstashUrl, token: upstashToken })
       : createPostgresKv(handle.db);
-  return { handle, kv, describe: `${where}; key-value: ${kv.kind}` };
+  return { handle, kv, describe: `${where}; key-value: ${kv.kind}`, database };
 }

@@ -5,6 +5,8 @@ import { Hono } from 'hono';
 import type { AppConfig } from '../config.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
+import type { DrainRun } from '../jobs/context.ts';
+import type { DrainReport } from '../jobs/drain.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import type { Logger } from '../log.ts';
 import { createMcpEndpoint } from '../mcp/binding.ts';
@@ -26,7 +28,7 @@ export interface AppOptions {
   config: AppConfig;
   services(c: Context): Promise<RequestServices>;
   env: Readonly<Record<string, string | undefined>>;
-  log: Logger & { child(fields: Record<string, unknown>): Logger };
+  log: Logger;
   rateLimiter?: RateLimiter;
   /** Check every result against its tool's output schema (the test suite; see callTool). */
   checkOutputs?: boolean;
@@ -39,7 +41,14 @@ export interface AppOptions {
    * `waitUntil` on its own database handle, since the request's is released with the response).
    */
   kick?(c: Context): void;
+  /**
+   * Runs every drain of this app elsewhere (the MCP Worker: the extraction Worker through its service
+   * binding), for the worker route and ctx.jobs.drain; without it drains run here with `jobHandlers`.
+   */
+  drain?(c: Context, run: DrainRun): Promise<DrainReport>;
   version: string;
+  /** The database's fingerprint, shown by /healthz (Node: `npm run token` checks it is minting for this server). */
+  databaseId?: string;
   /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
   now?(): Date;
 }
@@ -85,6 +94,7 @@ export function createApp(options: AppOptions) {
     secret: config.workerSecret,
     handlers: options.jobHandlers,
     services: options.services,
+    ...(options.drain === undefined ? {} : { drain: options.drain }),
   });
   app.notFound(routeNotFound);
   app.onError(errorHandler(log));

@@ -1,7 +1,8 @@
 // The authenticated caller, its grants and its tool context, as both tool routes (/mcp and /v1/tools) hand
 // them to the kernel.
 import type { Context } from 'hono';
-import { requestJobs } from '../jobs/context.ts';
+import { type DrainRun, requestJobs } from '../jobs/context.ts';
+import type { DrainReport } from '../jobs/drain.ts';
 import type { JobHandler } from '../jobs/queue.ts';
 import type { McpCallState } from '../mcp/binding.ts';
 import type { AppContext } from './context.ts';
@@ -12,6 +13,8 @@ export interface CallStateOptions {
   jobHandlers: Readonly<Record<string, JobHandler>>;
   waitUntil?(c: Context, work: Promise<unknown>): void;
   kick?(c: Context): void;
+  /** Drains elsewhere (AppOptions.drain). */
+  drain?(c: Context, run: DrainRun): Promise<DrainReport>;
   now?(): Date;
 }
 
@@ -45,6 +48,10 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
           log: c.get('log'),
           kick: () => options.kick?.(c),
           workerId: `req-${c.get('requestId')}`,
+          drain:
+            options.drain === undefined
+              ? undefined
+              : (run) => options.drain?.(c, run) as Promise<DrainReport>,
         }),
       },
     };

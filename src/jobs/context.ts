@@ -1,8 +1,18 @@
 import type { ToolJobs } from '../contract/define.ts';
 import type { Db } from '../db/types.ts';
 import type { Logger } from '../log.ts';
-import { drainJobs, emptyDrainReport } from './drain.ts';
+import { type DrainReport, drainJobs, emptyDrainReport } from './drain.ts';
 import type { JobHandler } from './queue.ts';
+
+/** One bounded drain as a runtime runs it: here, or elsewhere (the MCP Worker hands it to the extraction Worker). */
+export interface DrainRun {
+  maxJobs?: number | undefined;
+  budgetMs?: number | undefined;
+  /** Only these kinds; all handled kinds when omitted. */
+  kinds?: readonly string[] | undefined;
+  workerId: string;
+}
+export type Drainer = (run: DrainRun) => Promise<DrainReport>;
 
 /** The `jobs` member of one request's ToolContext: kicks are passed on once per request. */
 export function requestJobs(o: {
@@ -11,6 +21,8 @@ export function requestJobs(o: {
   log: Logger;
   kick?: () => void;
   workerId: string;
+  /** Runs drains elsewhere instead of on this request's database (the MCP Worker). */
+  drain?: Drainer | undefined;
 }): ToolJobs {
   let kicked = false;
   const kinds = Object.keys(o.handlers);
@@ -22,6 +34,9 @@ export function requestJobs(o: {
       o.kick?.();
     },
     drain(options = {}) {
+      if (o.drain !== undefined) {
+        return o.drain({ maxJobs: options.maxJobs, kinds: options.kinds, workerId: o.workerId });
+      }
       const wanted = options.kinds ?? kinds;
       const handlers = Object.fromEntries(
         Object.entries(o.handlers).filter(([kind]) => wanted.includes(kind)),

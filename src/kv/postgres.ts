@@ -75,6 +75,14 @@ export function createPostgresKv(db: Db): KvStore {
       await db.delete(kvEntries).where(eq(kvEntries.key, key));
     },
 
+    async deleteByPrefix(keyStart) {
+      if (keyStart === '') throw new RangeError('deleteByPrefix needs a non-empty prefix');
+      const result = await db.execute(sql`
+        with gone as (delete from kv_entries where starts_with(key, ${keyStart}) returning 1)
+        select count(*)::int as n from gone`);
+      return Number(rowsOf(result)[0]?.n ?? 0);
+    },
+
     async ping() {
       await db.execute(sql`select 1`);
     },

@@ -1,5 +1,6 @@
 /**
- * The key-value store behind idempotency records and session leases.
+ * The key-value store behind idempotency records and session leases. Every runtime wraps it in `prefixedKv`
+ * (KV_PREFIX), so the keys below are each environment's own.
  * Two adapters implement it: Upstash Redis (production) and a Postgres table (the embedded default).
  * Every method is one round trip. TTLs are in milliseconds; a key past its TTL is absent.
  */
@@ -20,6 +21,11 @@ export interface KvStore {
   /** Atomically deletes the key only if it currently equals `expected`; true when deleted. */
   compareAndDelete(key: string, expected: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Deletes every key that starts with `keyStart` (a non-empty string) and returns how many: what
+   * `npm run preview -- down` uses to remove a preview's keys. Not atomic: keys written meanwhile may stay.
+   */
+  deleteByPrefix(keyStart: string): Promise<number>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
 }

@@ -81,6 +81,20 @@ export function createUpstashKv(config: UpstashKvConfig): KvStore {
       await redis.del(key);
     },
 
+    async deleteByPrefix(keyStart) {
+      if (keyStart === '') throw new RangeError('deleteByPrefix needs a non-empty prefix');
+      // SCAN's pattern is a glob: the prefix's own glob characters are escaped.
+      const match = `${keyStart.replace(/[\\*?[\]]/g, '\\$&')}*`;
+      let cursor = '0';
+      let deleted = 0;
+      do {
+        const [next, keys] = await redis.scan(cursor, { match, count: 500 });
+        cursor = String(next);
+        if (keys.length > 0) deleted += await redis.del(...keys);
+      } while (cursor !== '0');
+      return deleted;
+    },
+
     async ping() {
       await redis.ping();
     },

@@ -35,7 +35,13 @@ describe('the shared settings', () => {
       workerSecret: null,
       rateLimit: { perSecond: 50, burst: 200 },
       logLevel: 'info',
+      kvPrefix: '',
     });
+  });
+
+  it('reads KV_PREFIX, and refuses one that could run into another environment’s keys', () => {
+    expect(appConfigFromEnv({ KV_PREFIX: 'feature-12' }).kvPrefix).toBe('feature-12');
+    expect(() => appConfigFromEnv({ KV_PREFIX: 'a:b' })).toThrow(/KV_PREFIX must be lower-case letters/);
   });
 
   it('reads lists, whole numbers, the limiter switch and the log level', () => {
@@ -172,9 +178,25 @@ describe('the Workers bindings', () => {
       expect(text).not.toContain('s3cret');
     });
 
+    // The service binding to the extraction Worker, as Cloudflare passes it (a Fetcher); never called here.
+    const EXTRACTION = { fetch: () => Promise.resolve(new Response('{}')) };
+
+    it('answers misconfigured, naming EXTRACTION, when the extraction Worker is not bound', async () => {
+      const worker = createWorker(agentFiles);
+      const res = await worker.fetch(new Request('https://chambers.example/healthz'), bindings, ctx);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({
+        error: { code: 'misconfigured', message: expect.stringContaining('EXTRACTION is not bound') },
+      });
+    });
+
     it('serves once the bindings are good', async () => {
       const worker = createWorker(agentFiles);
-      const res = await worker.fetch(new Request('https://chambers.example/nowhere'), bindings, ctx);
+      const res = await worker.fetch(
+        new Request('https://chambers.example/nowhere'),
+        { ...bindings, EXTRACTION },
+        ctx,
+      );
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ error: { code: 'route_not_found' } });
     });

@@ -29,6 +29,8 @@ import { createTestDb } from './databases.ts';
 export interface TestServerOptions {
   db?: 'pglite' | 'postgres';
   kv?: 'postgres' | 'upstash';
+  /** With kv 'upstash': this Upstash endpoint (shared with another server) instead of a bridge of its own. */
+  upstash?: { url: string; token: string };
   tools?: readonly AnyTool[];
   agents?: AgentRegistry;
   /**
@@ -134,7 +136,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   let kv: KvStore;
   let bridge: UpstashBridge | undefined;
-  if (options.kv === 'upstash') {
+  if (options.kv === 'upstash' && options.upstash !== undefined) {
+    kv = createUpstashKv(options.upstash);
+  } else if (options.kv === 'upstash') {
     // A key prefix per server: test files running in parallel share one Redis.
     const started = await startUpstashBridge({ keyPrefix: `t:${crypto.randomUUID()}:` });
     bridge = started;

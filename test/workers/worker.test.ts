@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Bridges, startBridges } from '../../scripts/dev/bridges.ts';
 import { startWorkerDev, type WorkerDev } from '../../scripts/dev_worker.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
-import { mintToken } from '../../src/auth/tokens.ts';
+import { mintToken, mintTokenWithId, revokeTokens } from '../../src/auth/tokens.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
@@ -297,6 +297,32 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
         open = await workerConnections();
       }
       expect(open).toBe(0);
+    });
+
+    it('extraction_run drains through the binding; the extraction Worker has no route on this host', async () => {
+      const ceo = await connect('legacy');
+      const run = await call(ceo, 'extraction_run', { max_jobs: 5 });
+      expect(run.ok).toBe(true);
+      const res = await fetch(`${url()}/drain`, { method: 'POST', body: '{}' });
+      expect(res.status).toBe(404);
+    });
+
+    it('refuses a revoked token and an expired one on workerd too', async () => {
+      const minter = openPostgres(db?.url ?? '', { max: 1 });
+      let revoked = '';
+      let expired = '';
+      try {
+        const r = await mintTokenWithId(minter.db, 'qa');
+        await revokeTokens(minter.db, r.id);
+        revoked = r.token;
+        expired = await mintToken(minter.db, 'qa', { expiresAt: new Date(Date.now() - 1_000) });
+      } finally {
+        await minter.close();
+      }
+      for (const t of [revoked, expired]) {
+        const res = await fetch(`${url()}/v1/tools`, { headers: { authorization: `Bearer ${t}` } });
+        expect(res.status).toBe(401);
+      }
     });
 
     it('the Cron Trigger (scheduled) drains work that no kick reached', async () => {

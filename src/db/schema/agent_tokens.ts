@@ -1,13 +1,20 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** Bearer tokens, stored only as SHA-256 hex; a token belongs to exactly one agent. */
+/**
+ * Bearer tokens, stored only as SHA-256 hex; a token belongs to exactly one agent. `id` names a token in
+ * `npm run token -- list` and `revoke` (the hash never leaves the database). A token past `expires_at` or
+ * with `revoked_at` set opens nothing; `last_used_at` is refreshed at most once a minute.
+ */
 export const agentTokens = pgTable(
   'agent_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
+    id: uuid('id').notNull().unique().defaultRandom(),
     agent: text('agent').notNull(),
     label: text('label'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('agent_tokens_agent_idx').on(t.agent)],

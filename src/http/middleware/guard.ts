@@ -8,16 +8,20 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { agentForTokenHash, plausibleToken, tokenHash } from '../../auth/tokens.ts';
+import { authenticateTokenHash, plausibleToken, tokenHash } from '../../auth/tokens.ts';
 import type { AppConfig } from '../../config.ts';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { errorToEnvelope } from '../../contract/execute.ts';
+import { withFields } from '../../log.ts';
 import type { AppEnv } from '../context.ts';
 import { refuse } from '../errors.ts';
 import type { RequestServices } from '../services.ts';
 
-/** A revoked token stops working within this long: each process/isolate caches token → agent. */
-const AUTH_CACHE_MS = 60_000;
+/**
+ * A revoked token stops working within this long: each process/isolate caches token → agent. An expiring
+ * token is cached no longer than its expiry, so it stops working on time.
+ */
+export const AUTH_CACHE_MS = 60_000;
 
 export interface GuardOptions {
   config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>;
@@ -25,6 +29,8 @@ export interface GuardOptions {
   grants: ReadonlyMap<string, unknown>;
   services(c: Context): Promise<RequestServices>;
   waitUntil?(c: Context, work: Promise<unknown>): void;
+  /** The server's clock (createChambers `now`): token expiry and the cache's lifetime are judged by it. */
+  now?(): Date;
 }
 
 /** The 401 answer: the error body with the challenge header RFC 6750 asks for. */
@@ -80,17 +86,25 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
     };
     try {
       const hash = tokenHash(token);
+      const now = options.now?.() ?? new Date();
       const cached = authCache.get(hash);
-      let agent = cached !== undefined && cached.until > Date.now() ? cached.agent : null;
+      let agent = cached !== undefined && cached.until > now.getTime() ? cached.agent : null;
       if (agent === null) {
-        agent = await agentForTokenHash(services.db, hash);
-        if (agent !== null) authCache.set(hash, { agent, until: Date.now() + AUTH_CACHE_MS });
+        const found = await authenticateTokenHash(services.db, hash, now);
+        agent = found?.agent ?? null;
+        c.get('log').debug?.('token looked up', { found: found !== null, ...(found ? { agent } : {}) });
+        if (found !== null) {
+          const until = Math.min(now.getTime() + AUTH_CACHE_MS, found.expiresAt?.getTime() ?? Infinity);
+          authCache.set(hash, { agent: found.agent, until });
+        } else authCache.delete(hash);
       }
       if (agent === null || !options.grants.has(agent)) {
         await release();
         return challenge(c, 'The token is not valid.');
       }
       c.set('agent', agent);
+      // From here on every line of this request names its agent.
+      c.set('log', withFields(c.get('log'), { agent }));
     } catch (e) {
       await release();
       const envelope = errorToEnvelope(e, { requestId: c.get('requestId'), log: c.get('log') }, 'auth');

@@ -1,20 +1,26 @@
 // Every request gets an id: the caller's x-request-id when it is well-formed, else a fresh UUID. It is echoed
 // in the response header, set on the context and carried by every log line of the request.
 import type { MiddlewareHandler } from 'hono';
-import type { Logger } from '../../log.ts';
+import { type Logger, withFields } from '../../log.ts';
 import type { AppEnv } from '../context.ts';
 
 const WELL_FORMED = /^[\w.-]{1,100}$/;
 
-export function requestId(
-  log: Logger & { child(fields: Record<string, unknown>): Logger },
-): MiddlewareHandler<AppEnv> {
+export function requestId(log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const given = c.req.header('x-request-id');
     const id = given !== undefined && WELL_FORMED.test(given) ? given : crypto.randomUUID();
     c.set('requestId', id);
-    c.set('log', log.child({ request_id: id }));
+    c.set('log', withFields(log, { request_id: id }));
+    const started = Date.now();
     await next();
     c.header('x-request-id', id);
+    // The guard has added the agent to the request's logger by now, when there is one.
+    c.get('log').debug?.('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Date.now() - started,
+    });
   };
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { invalidArgs } from '../../contract/errors.ts';
 import { constantTimeEqual } from '../../contract/hash.ts';
-import { drainJobs } from '../../jobs/drain.ts';
+import type { DrainRun } from '../../jobs/context.ts';
+import { type DrainReport, drainJobs } from '../../jobs/drain.ts';
 import type { JobHandler } from '../../jobs/queue.ts';
 import type { Logger } from '../../log.ts';
 import { refuse } from '../errors.ts';
@@ -43,6 +44,8 @@ export function mountWorkerRoutes<V extends WorkerVars>(
     secret: string | null;
     handlers: Readonly<Record<string, JobHandler>>;
     services(c: Context): Promise<RequestServices>;
+    /** Drains elsewhere (the MCP Worker); then no store is opened here. */
+    drain?(c: Context, run: DrainRun): Promise<DrainReport>;
   },
 ): void {
   app.post('/worker/drain', async (c) => {
@@ -70,6 +73,12 @@ export function mountWorkerRoutes<V extends WorkerVars>(
         errorEnvelope('invalid_args', error.message, { details: error.details, hint: error.hint }),
       );
     }
+    const workerId = `route-${c.get('requestId')}`;
+    if (o.drain !== undefined) {
+      return c.json(
+        await o.drain(c, { maxJobs: body.data.max_jobs, budgetMs: body.data.budget_ms, workerId }),
+      );
+    }
     const services = await o.services(c);
     try {
       const report = await drainJobs({
@@ -77,7 +86,7 @@ export function mountWorkerRoutes<V extends WorkerVars>(
         handlers: o.handlers,
         maxJobs: body.data.max_jobs,
         budgetMs: body.data.budget_ms,
-        workerId: `route-${c.get('requestId')}`,
+        workerId,
         log: c.get('log'),
       });
       return c.json(report);

@@ -1,12 +1,13 @@
 // GET /healthz, without a token: whether the database and the key-value store answer. A report, not a
-// refusal: 200 when both are up, 503 when either is down, always this shape.
+// refusal: 200 when both are up, 503 when either is down, always this shape. On Node it also names the
+// database by a fingerprint (src/db/ensure.ts databaseTarget), without any secret.
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../context.ts';
 import type { RequestServices } from '../services.ts';
 
 export function mountHealth(
   app: Hono<AppEnv>,
-  o: { services(c: Context): Promise<RequestServices>; version: string },
+  o: { services(c: Context): Promise<RequestServices>; version: string; databaseId?: string },
 ): void {
   app.get('/healthz', async (c) => {
     const services = await o.services(c);
@@ -25,7 +26,14 @@ export function mountHealth(
       ]);
       const healthy = db === 'up' && kv === 'up';
       return c.json(
-        { ok: healthy, db, kv: { status: kv, kind: services.kv.kind }, version: o.version },
+        {
+          ok: healthy,
+          db,
+          kv: { status: kv, kind: services.kv.kind },
+          version: o.version,
+          // Which database this server uses, as a fingerprint: `npm run token` compares it with its own.
+          ...(o.databaseId === undefined ? {} : { database: o.databaseId }),
+        },
         healthy ? 200 : 503,
       );
     } finally {
