@@ -77,7 +77,9 @@ forEachStack('claim_record: decisions', DB_STACKS, (server) => {
 
   it('refuses decisions the claim’s state or the arguments do not allow', async () => {
     const { caseId, claims } = await caseWithClaims(server(), { names: ['appeal', 'response'] });
-    const [a, b, c] = [0, 1, 2].map((i) => nth(claims, i));
+    // The two documents' jobs may run in either order: pick the appellants' claims by party.
+    const appellants = claims.filter((x) => x.party === 'appellant');
+    const [a, b, c] = [0, 1, 2].map((i) => nth(appellants, i));
     const respondents = claims.find((x) => x.party === 'respondent');
     if (!a || !b || !c || !respondents) throw new Error('claims');
     expectOk(
