@@ -15,9 +15,12 @@
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
- * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…`
- *   (2025-era stateless requests over echo, then the queue and search figures).
+ * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
+ *   the case file fixture scaled to 500 pages.
+ * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
+ *   analysis_pages_per_s=…` (2025-era stateless requests over echo, then the queue, search and analysis figures).
  */
+import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
 import { startEcho } from './echo.ts';
 import { eraForms, verify } from './forms.ts';
@@ -65,5 +68,6 @@ await Promise.all([bench.chambers.close(), echo.close()]);
 await Promise.all([bench.db.close(), bench.kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
+const analysis = await runAnalysisBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis });

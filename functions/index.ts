@@ -1,11 +1,18 @@
 import type { AnyTool } from '../src/contract/define.ts';
+import { appraiser_fact_extract } from './appraiser/appraiser_fact_extract.ts';
+import { appraiser_fact_get } from './appraiser/appraiser_fact_get.ts';
 import { approval_review } from './approval/approval_review.ts';
+import { argument_aggregate } from './argument/argument_aggregate.ts';
+import { argument_list } from './argument/argument_list.ts';
 import { case_create } from './case/case_create.ts';
 import { case_delete } from './case/case_delete.ts';
 import { case_final_text_get } from './case/case_final_text_get.ts';
 import { case_get } from './case/case_get.ts';
 import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
+import { claim_extract } from './claim/claim_extract.ts';
+import { claim_list } from './claim/claim_list.ts';
+import { claim_record } from './claim/claim_record.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
@@ -34,6 +41,8 @@ import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
 import { library_add } from './library/library_add.ts';
+import { reference_extract } from './reference/reference_extract.ts';
+import { reference_list } from './reference/reference_list.ts';
 import { search_case } from './search/search_case.ts';
 import { search_internal } from './search/search_internal.ts';
 import { search_library } from './search/search_library.ts';
@@ -80,6 +89,15 @@ export const tools = {
   search_internal,
   search_library,
   search_style,
+  reference_extract,
+  reference_list,
+  claim_extract,
+  claim_list,
+  claim_record,
+  argument_aggregate,
+  argument_list,
+  appraiser_fact_extract,
+  appraiser_fact_get,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

@@ -5,7 +5,12 @@ import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
-import { corpusInput, documentSummary, documentSummaryOutput } from '../../src/domain/documents.ts';
+import {
+  corpusInput,
+  documentSummary,
+  documentSummaryOutput,
+  roleInput,
+} from '../../src/domain/documents.ts';
 
 const keyset = createdAtKeyset(documents.createdAt, documents.id);
 
@@ -20,6 +25,7 @@ export const document_list = defineTool({
     case_id: z.uuid().optional().describe('This case’s documents'),
     corpus: corpusInput.optional().describe('This corpus ("case" needs case_id)'),
     status: z.enum(documentStatuses).optional().describe('Only this extraction status'),
+    role: roleInput.optional(),
   },
   output: pagedOutput(documentSummaryOutput),
   mutates: false,
@@ -39,6 +45,7 @@ export const document_list = defineTool({
       where.push(eq(documents.corpus, input.corpus));
     }
     if (input.status !== undefined) where.push(eq(documents.status, input.status));
+    if (input.role !== undefined) where.push(eq(documents.role, input.role));
     if (page.after !== undefined) where.push(keyset.after(page.after));
     const rows = await ctx.db
       .select({ ...getTableColumns(documents), cursorAt: keyset.cursorAt })

@@ -1,12 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { roleChanged } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, invalidArgs, one } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { committeeField, courtField, decisionFields } from '../../src/domain/decisions.ts';
-import { documentIdInput, documentOutput, documentView, loadDocument } from '../../src/domain/documents.ts';
+import {
+  documentIdInput,
+  documentOutput,
+  documentView,
+  loadDocument,
+  roleInput,
+} from '../../src/domain/documents.ts';
 
 const forCorpora = <T extends z.ZodType>(corpora: string, field: T): T =>
   field.describe(`${corpora}: ${field.description ?? ''}`);
@@ -18,9 +25,9 @@ export const document_update = defineTool({
   name: 'document_update',
   title: 'Change a document’s metadata',
   description:
-    'Changes a document’s title and, for committee decisions (internal) and rulings (library), their ' +
-    'number, date, court or committee and parties. Never the file or its text: upload a new document ' +
-    'for that. Returns the document and the fields changed.',
+    'Changes a document’s title, a case document’s role (its analysis then runs again) and, for ' +
+    'committee decisions (internal) and rulings (library), their number, date, court or committee and ' +
+    'parties. Never the file or its text. Returns the document and the fields changed.',
   input: {
     document_id: documentIdInput,
     title: z
@@ -36,6 +43,7 @@ export const document_update = defineTool({
     court: forCorpora('library', courtField),
     committee: forCorpora('internal', committeeField),
     parties: forCorpora('internal/library', decisionFields.parties),
+    role: roleInput.optional(),
   },
   output: z.object({
     document: documentOutput,
@@ -57,6 +65,9 @@ export const document_update = defineTool({
     }
     const doc = await loadDocument(ctx.db, document_id);
     const decisionFields = fields.filter((f) => (DECISION_FIELDS as readonly string[]).includes(f));
+    if (changes.role !== undefined && doc.corpus !== 'case') {
+      throw invalidArg('role', `only a case document has a role; this is a ${doc.corpus} document`);
+    }
     if (decisionFields.length > 0 && doc.corpus !== 'internal' && doc.corpus !== 'library') {
       throw invalidArgs(
         decisionFields.map((f) => ({
@@ -66,19 +77,27 @@ export const document_update = defineTool({
         'These fields apply only to internal and library documents.',
       );
     }
-    const rows = await ctx.db
-      .update(documents)
-      .set({
-        title: changes.title,
-        number: changes.number,
-        decisionDate: changes.decision_date,
-        court: changes.court,
-        committee: changes.committee,
-        parties: changes.parties,
-        updatedAt: ctx.now(),
-      })
-      .where(eq(documents.id, document_id))
-      .returning();
+    const roleMoves = changes.role !== undefined && changes.role !== doc.role;
+    const rows = await ctx.db.transaction(async (tx) => {
+      const updated = await tx
+        .update(documents)
+        .set({
+          title: changes.title,
+          number: changes.number,
+          decisionDate: changes.decision_date,
+          court: changes.court,
+          committee: changes.committee,
+          parties: changes.parties,
+          ...(changes.role === undefined ? {} : { role: changes.role, roleSource: 'given' as const }),
+          updatedAt: ctx.now(),
+        })
+        .where(eq(documents.id, document_id))
+        .returning();
+      // A new role changes what the analysis reads: its extractors run again in this transaction's wake.
+      if (roleMoves && updated[0] !== undefined) await roleChanged(tx, updated[0]);
+      return updated;
+    });
+    if (roleMoves) ctx.jobs.kick();
     const row = one(rows, 'document update');
     return ok({ document: documentView(row), changed: fields }, `Document updated (${fields.join(', ')})`);
   },

@@ -3,6 +3,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { roleInput } from '../../src/domain/documents.ts';
 import {
   checkContent,
   contentFields,
@@ -25,6 +26,7 @@ export const document_upload = defineTool({
       .enum(['case', 'style'])
       .describe('case: an appeal’s document (with case_id); style: a writing example'),
     case_id: caseIdInput.optional().describe('With corpus "case": its case'),
+    role: roleInput.optional(),
     ...contentFields,
   },
   output: uploadOutput,
@@ -32,6 +34,9 @@ export const document_upload = defineTool({
   takesUpload: true,
   precheck: (input) => {
     checkCorpus(input.corpus, input.case_id);
+    if (input.role !== undefined && input.corpus !== 'case') {
+      throw invalidArg('role', 'only a case document has a role', 'Omit role for a style example.');
+    }
     checkContent(input);
   },
   idempotencyKey: {
@@ -45,6 +50,7 @@ export const document_upload = defineTool({
       corpus: input.corpus,
       caseId: input.case_id ?? null,
       input,
+      metadata: { role: input.role ?? null },
     });
     return ok(stored, uploadMessage(stored));
   },

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { DocumentRole } from '../analysis/roles.ts';
 import { sha256Hex } from '../contract/hash.ts';
 import {
   type DocumentCorpus,
@@ -29,6 +30,8 @@ export interface DocumentMetadata {
   /** internal: the committee. */
   committee?: string | null;
   parties?: string | null;
+  /** case: the role an agent gave (role_source "given"); without one it is detected once the text exists. */
+  role?: DocumentRole | null;
 }
 
 export interface NewDocument extends DocumentMetadata {
@@ -74,6 +77,8 @@ export async function createDocument(
       court: input.court ?? null,
       committee: input.committee ?? null,
       parties: input.parties ?? null,
+      role: input.role ?? null,
+      roleSource: input.role == null ? null : 'given',
       createdBy: input.createdBy,
       createdAt: now,
       updatedAt: now,

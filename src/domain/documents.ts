@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, isNull, or } from 'drizzle-orm';
 import { z } from 'zod';
+import { documentRoles, roleSources } from '../analysis/roles.ts';
 import { ToolError } from '../contract/errors.ts';
 import { cases } from '../db/schema/cases.ts';
 import {
@@ -28,6 +29,8 @@ export const documentOutput = z.object({
   court: text.describe('library: the court'),
   committee: text.describe('internal: the committee'),
   parties: text.describe('internal/library: the parties as cited'),
+  role: z.enum(documentRoles).nullable().describe('case: its role in the file'),
+  role_source: z.enum(roleSources).nullable().describe('given by an agent, or detected from its first page'),
   status: z.enum(documentStatuses).describe('pending → extracting → ready | failed'),
   error: text.describe('Why extraction failed, when it did'),
   page_count: z.int().nullable().describe('Pages of extracted text, once ready'),
@@ -52,6 +55,8 @@ export const documentView = (row: DocumentRow): DocumentView => ({
   court: row.court,
   committee: row.committee,
   parties: row.parties,
+  role: row.role,
+  role_source: row.roleSource,
   status: row.status,
   error: row.error,
   page_count: row.pageCount,
@@ -68,6 +73,7 @@ export const documentSummaryOutput = documentOutput.pick({
   title: true,
   number: true,
   decision_date: true,
+  role: true,
   status: true,
   error: true,
   page_count: true,
@@ -81,6 +87,7 @@ export const documentSummary = (row: DocumentRow): z.output<typeof documentSumma
   title: row.title,
   number: row.number,
   decision_date: row.decisionDate,
+  role: row.role,
   status: row.status,
   error: row.error,
   page_count: row.pageCount,
@@ -118,3 +125,5 @@ export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
   }
   return row;
 }
+
+export const roleInput = z.enum(documentRoles).describe('Role in the file (case)');

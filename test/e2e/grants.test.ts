@@ -86,6 +86,10 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         document_update: { readOnlyHint: false, destructiveHint: false },
         document_upload: { readOnlyHint: false, destructiveHint: false },
         internal_decision_add: { readOnlyHint: false, destructiveHint: false },
+        reference_list: { readOnlyHint: true, destructiveHint: false },
+        claim_list: { readOnlyHint: true, destructiveHint: false },
+        argument_list: { readOnlyHint: true, destructiveHint: false },
+        appraiser_fact_get: { readOnlyHint: true, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

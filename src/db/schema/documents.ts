@@ -12,6 +12,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { documentRoles, roleSources } from '../../analysis/roles.ts';
 import { cases } from './cases.ts';
 
 export const documentCorpora = ['case', 'style', 'internal', 'library'] as const;
@@ -61,6 +62,10 @@ export const documents = pgTable(
     court: text('court'),
     committee: text('committee'),
     parties: text('parties'),
+    /** case: the document's role in the file (appeal, response, appraisal…); null until given or detected. */
+    role: text('role', { enum: documentRoles }),
+    /** "given" by an agent, or "detected" from the first page's headings once the text was extracted. */
+    roleSource: text('role_source', { enum: roleSources }),
     status: text('status', { enum: documentStatuses }).notNull().default('pending'),
     error: text('error'),
     pageCount: integer('page_count'),

@@ -1,4 +1,5 @@
 export * from './agent_tokens.ts';
+export * from './analysis.ts';
 export * from './audit_log.ts';
 export * from './cases.ts';
 export * from './documents.ts';

@@ -1,0 +1,103 @@
+// Land as documents identify it: block (גוש) and parcel (חלקה): «גוש 6638 חלקה 12», «גוש 6638, חלקות 12-14»,
+// «גוש 6638 חלקות 12 ו-13», «בגוש 6638 בחלקה 12», «חלקה 12 בגוש 6638», «גוש/חלקה 6638/12», «ח"ח 12» (part of
+// a parcel), and a block alone. Each parcel is one key «גוש 6638 חלקה 12»; a range names every parcel in it.
+import { DASH, Q } from './text.ts';
+
+export interface FoundParcel {
+  block: number;
+  /** The parcels named with the block, in order; empty when only the block is named. */
+  parcels: number[];
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A range longer than this is not a list of parcels someone wrote out. */
+const MAX_RANGE = 50;
+
+const NUM = '\\d{1,6}';
+const ITEM = `${NUM}(?:\\s*${DASH}\\s*${NUM})?`;
+const LIST = `${ITEM}(?:\\s*(?:,|ו${DASH}?|או)\\s*${ITEM})*`;
+const NO = `(?:מס(?:${Q}|פר)\\s*)?`;
+const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח)`;
+const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
+/** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
+const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
+// A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match.
+const BLOCK_WORD = '(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)גוש';
+
+const BLOCK_FIRST = new RegExp(
+  `${BLOCK_WORD}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
+  'g',
+);
+const PARCEL_FIRST = new RegExp(
+  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
+  'g',
+);
+const SLASHED = new RegExp(
+  `(?<![א-ת])(?:גוש\\s*\\/\\s*חלקה|גו${Q}{1,2}ח)\\s*[:.]?\\s*(${NUM})\\s*\\/\\s*(${NUM})(?!\\d)`,
+  'g',
+);
+
+/** The parcels of a written list: "12-14, 17 ו-20" → [12, 13, 14, 17, 20]; null for a runaway range. */
+export function parcelList(text: string): number[] | null {
+  const out: number[] = [];
+  for (const item of text.split(new RegExp(`\\s*(?:,|ו${DASH}?|או)\\s*`)).filter((s) => s !== '')) {
+    const [a, b] = item.split(new RegExp(`\\s*${DASH}\\s*`)).map(Number);
+    if (a === undefined || !Number.isInteger(a)) return null;
+    if (b === undefined) out.push(a);
+    else {
+      if (!Number.isInteger(b) || b < a || b - a > MAX_RANGE) return null;
+      for (let n = a; n <= b; n++) out.push(n);
+    }
+  }
+  return [...new Set(out)];
+}
+
+const FIRST_ITEM = new RegExp(`^${ITEM}`);
+const firstItem = (list: string) => FIRST_ITEM.exec(list)?.[0] ?? list;
+
+/** Every block and parcel mention in a text, in order, with offsets. */
+export function findParcels(text: string): FoundParcel[] {
+  const found: FoundParcel[] = [];
+  const add = (p: FoundParcel) => {
+    if (p.block <= 0 || found.some((f) => p.start < f.end && f.start < p.end)) return;
+    found.push(p);
+  };
+  for (const [re, blockAt, listAt] of [
+    [SLASHED, 1, 2],
+    [PARCEL_FIRST, 2, 1],
+    [BLOCK_FIRST, 1, 2],
+  ] as const) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const written = m[listAt];
+      const plural = PLURAL.test(m[0]);
+      const items = written === undefined ? undefined : plural ? written : firstItem(written);
+      const list = items === undefined ? [] : parcelList(items);
+      if (list === null) continue;
+      // The match ends where the parcels written end (a singular word's list is cut to its first item).
+      const cut = written !== undefined && items !== undefined ? written.length - items.length : 0;
+      const end = listAt === 2 ? m.index + m[0].length - cut : m.index + m[0].length;
+      add({ block: Number(m[blockAt]), parcels: list, start: m.index, end, text: text.slice(m.index, end) });
+    }
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** The key of a parcel (or of a block alone). */
+export const parcelKey = (block: number, parcel?: number): string =>
+  parcel === undefined ? `גוש ${block}` : `גוש ${block} חלקה ${parcel}`;
+
+/** The keys one written mention names: one per parcel, or the block's own key. */
+export const parcelKeys = (p: Pick<FoundParcel, 'block' | 'parcels'>): string[] =>
+  p.parcels.length === 0 ? [parcelKey(p.block)] : p.parcels.map((n) => parcelKey(p.block, n));
+
+/** One written block-and-parcel mention as its keys, or null when the text is not exactly one mention. */
+export function normalizeParcel(text: string): string[] | null {
+  const t = text.trim();
+  const [only, ...rest] = findParcels(t);
+  return only !== undefined && rest.length === 0 && only.start === 0 && only.end === t.length
+    ? parcelKeys(only)
+    : null;
+}

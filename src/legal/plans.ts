@@ -1,0 +1,90 @@
+// Plan numbers as documents write them, to one canonical key per plan:
+// - national numbers of the planning administration's system: 3 digits, a dash, 7 digits (101-0456789);
+// - national and district outline plans: תמ"א 38, תמ"א 35, תמ"מ 3/21 (and תת"ל, תמ"ל), in every quote form,
+//   with or without the quote, a slash or a one-letter prefix (בתמ"א 38): key «תמ"א 38», «תמ"מ 3/21»;
+// - older local plans: a local prefix and a number, הצ/1-4/1250, גז/1234, רע/מק/2012: key without spaces.
+// Appeal numbers share the local shape (ערר בב/6010/16), so a local form right after a proceeding's name is
+// not a plan. Garbage is no plan, never an exception.
+import { DASH, DASH_CHARS, Q, Q_CHARS } from './text.ts';
+
+export type PlanForm = 'national' | 'outline' | 'local';
+
+export interface FoundPlan {
+  key: string;
+  form: PlanForm;
+  start: number;
+  end: number;
+  text: string;
+}
+
+// Phone numbers share the 3+7 shape but start with 0; plan numbers never do.
+const NATIONAL = new RegExp(`(?<![\\d${DASH_CHARS}])([1-9]\\d{2})${DASH}(\\d{7})(?![\\d])`, 'g');
+
+const OUTLINE_KINDS: [RegExp, string][] = [
+  [new RegExp(`^תמ${Q}{0,2}א$`), 'תמ"א'],
+  [new RegExp(`^תמ${Q}{0,2}מ$`), 'תמ"מ'],
+  [new RegExp(`^תת${Q}{0,2}ל$`), 'תת"ל'],
+  [new RegExp(`^תמ${Q}{0,2}ל$`), 'תמ"ל'],
+];
+const OUTLINE = new RegExp(
+  `(?<![א-ת])(?:[ובהלמשכ]{1,2})?(ת[מת]${Q}{0,2}[אמל])(?![א-ת])\\s*(?:מס(?:${Q}|פר)\\s*)?\\/?\\s*(\\d{1,4}(?:\\s?\\/\\s?\\d{1,4})*)(?![\\d])`,
+  'gd',
+);
+
+const LOCAL = new RegExp(
+  `(?<![א-ת\\d/\\\\${Q_CHARS}])(ו(?=[א-ת]{2,4}\\/))?((?:[א-ת]{1,4}\\/){1,3})(\\d{1,6}[א-ת]?(?:[\\/${DASH_CHARS}](?:\\d{1,6}[א-ת]?|[א-ת]{1,2})(?![א-ת\\d]))*)(?![\\d\\/])`,
+  'g',
+);
+
+/** A proceeding's name just before a local-looking number: then it is an appeal or case number, not a plan. */
+const PROCEEDING_BEFORE = new RegExp(
+  `(?:ערר|עררים|בג${Q}{0,2}[ץצ]|עע${Q}{0,2}מ|עת${Q}{0,2}מ|ע${Q}{0,2}א|רע${Q}{0,2}א|בר${Q}{0,2}[םמ]|ת${Q}{0,2}א|ה${Q}{0,2}פ|תיק|בש${Q}{0,2}א)` +
+    `\\s*(?:\\([^)]{1,12}\\)\\s*)?(?:מס(?:${Q}|פר)\\s*)?[:.]?\\s*$`,
+);
+
+const outlineKey = (letters: string, numbers: string): string | null => {
+  const kind = OUTLINE_KINDS.find(([re]) => re.test(letters))?.[1];
+  return kind === undefined ? null : `${kind} ${numbers.replace(/\s/g, '')}`;
+};
+
+/** Every plan number in a text, in order, with offsets; overlapping matches keep the first form found. */
+export function findPlans(text: string): FoundPlan[] {
+  const found: FoundPlan[] = [];
+  const add = (p: FoundPlan) => {
+    if (found.some((f) => p.start < f.end && f.start < p.end)) return;
+    found.push(p);
+  };
+  NATIONAL.lastIndex = 0;
+  for (let m = NATIONAL.exec(text); m !== null; m = NATIONAL.exec(text)) {
+    add({ key: `${m[1]}-${m[2]}`, form: 'national', start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  OUTLINE.lastIndex = 0;
+  for (let m = OUTLINE.exec(text); m !== null; m = OUTLINE.exec(text)) {
+    const key = outlineKey(m[1] ?? '', m[2] ?? '');
+    const start = m.indices?.[1]?.[0] ?? m.index;
+    const end = m.index + m[0].length;
+    if (key !== null) add({ key, form: 'outline', start, end, text: text.slice(start, end) });
+  }
+  LOCAL.lastIndex = 0;
+  for (let m = LOCAL.exec(text); m !== null; m = LOCAL.exec(text)) {
+    if (PROCEEDING_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
+    // A conjunction ו glued to the prefix (וגז/1234) is not part of the plan's number.
+    const start = m.index + (m[1]?.length ?? 0);
+    const prefix = m[2] ?? '';
+    // An outline plan written with a slash (תמא/38) is read above, never as a local plan.
+    if (outlineKey(prefix.replace(/\/$/, ''), '1') !== null) continue;
+    const key = `${prefix}${(m[3] ?? '').replace(new RegExp(DASH, 'g'), '-')}`;
+    const end = m.index + m[0].length;
+    add({ key, form: 'local', start, end, text: text.slice(start, end) });
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** One written plan number as its key, or null when the text is not exactly one plan number. */
+export function normalizePlan(text: string): string | null {
+  const trimmed = text.trim();
+  const [only, ...rest] = findPlans(trimmed);
+  return only !== undefined && rest.length === 0 && only.start === 0 && only.end === trimmed.length
+    ? only.key
+    : null;
+}
