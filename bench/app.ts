@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tools as allTools, jobHandlers } from '../entry/registries.ts';
 import { parseAgents } from '../src/agents/grants.ts';
 import { mintToken } from '../src/auth/tokens.ts';

@@ -1,6 +1,6 @@
 // docs/tools.md's field tables: a JSON Schema (parameters, or an output walked from its zod schema) as rows
 // of name, type, required, bounds and description.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnyTool } from '../src/contract/define.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -1,7 +1,7 @@
 // Settings from environment variables (README "Configuration" lists them), parsed by zod: one schema shared by
 // every runtime, extended for Node (`npm start`) and for Workers (the bindings). A bad value is one ConfigError
 // that names each variable; the values of secrets and URLs are never repeated in it.
-import { z } from 'zod';
+import * as z from 'zod';
 import { type OwnerGateMode, ownerGateModes } from './contract/gates.ts';
 import { KV_PREFIX_PATTERN } from './kv/prefix.ts';
 import type { LogLevel } from './log.ts';

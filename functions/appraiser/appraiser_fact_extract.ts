@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { APPRAISAL_ROLES } from '../../src/analysis/appraisal.ts';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { factExtractor } from '../../src/analysis/extractors.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { appraiserRoles, factKinds, factUnits } from '../../src/analysis/appraisal.ts';
 import { displayValue, findConflicts, groupFacts, valueOut } from '../../src/analysis/conflicts.ts';
 import { defineTool } from '../../src/contract/define.ts';

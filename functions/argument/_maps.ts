@@ -1,7 +1,7 @@
 // The argument family's reads: a version of a case's argument map with its arguments and their claims, and
 // the claims of the case left out of it (neither rejected nor merged).
 import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { claimKinds, claimParties } from '../../src/analysis/claims.ts';
 import { claimOutput, claimView } from '../../src/analysis/views.ts';
 import { argumentClaims, argumentMaps, caseArguments, claims } from '../../src/db/schema/analysis.ts';

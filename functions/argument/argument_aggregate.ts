@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { claimParties } from '../../src/analysis/claims.ts';
 import { loadCaseClaims } from '../../src/analysis/views.ts';
 import { defineTool } from '../../src/contract/define.ts';

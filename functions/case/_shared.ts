@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { type CaseRow, caseOutcomes, caseStatuses, cases } from '../../src/db/schema/cases.ts';
+import * as z from 'zod';
+import { type CaseRow, caseOutcomes, caseStatuses } from '../../src/db/schema/cases.ts';
 
 const text = z.string().nullable();
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { caseOutput, caseView } from './_shared.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { cases } from '../../src/db/schema/cases.ts';

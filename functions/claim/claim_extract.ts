@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLAIM_ROLES } from '../../src/analysis/claims.ts';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { claimExtractor } from '../../src/analysis/extractors.ts';

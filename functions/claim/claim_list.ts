@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';

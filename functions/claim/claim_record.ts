@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { claimKinds } from '../../src/analysis/claims.ts';
 import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts';
 import { defineTool } from '../../src/contract/define.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A job kind as the queue names it (e.g. "document_extract"). */
 export const jobKindInput = z

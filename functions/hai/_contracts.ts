@@ -1,6 +1,6 @@
 // The finite contract of a mission: its terms as hai_open_mission and hai_recontract take them, the checks
 // that make it finite and verifiable, writing a version, the scope rule, and the contract as tools return it.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { invalidArgs, one } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';

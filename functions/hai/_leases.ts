@@ -1,7 +1,7 @@
 // Session leases: the right of one agent's session to work under a mission's contract until it expires or
 // the mission's lease epoch moves on. Postgres decides; the key-value store holds a copy for fast reads.
 import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import {

@@ -1,7 +1,7 @@
 // Missions: loading a mission and a version of its contract, the rule that only an active, unexpired
 // mission admits work, and the mission as the tools return it.
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import {
   type HaiContractRow,

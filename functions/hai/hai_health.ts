@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { haiInbox, haiLanes, haiMissions, haiProjects } from '../../src/db/schema/hai.ts';

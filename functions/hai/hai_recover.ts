@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { haiCheckpoints, haiProposals } from '../../src/db/schema/hai.ts';

@@ -1,5 +1,5 @@
 import { countDistinct, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { referenceExtractor } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { canonicalKey } from '../../src/analysis/keys.ts';
 import { referenceKinds } from '../../src/analysis/references.ts';
 import { defineTool } from '../../src/contract/define.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { offsetPages, type PageRequest, pagedOutput } from '../../src/contract/limits.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { analyzeQuery } from '../../src/search/normalize.ts';

@@ -3,6 +3,7 @@
 // the bridges and `wrangler dev` (both Workers) on a free port with KV_PREFIX=<slug>; down: stops the host,
 // drops the database and deletes the keys under the prefix. State lives in .preview/<slug>.json.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,7 +19,35 @@ export const stateDir = () => process.env.PREVIEW_STATE_DIR || join(root, '.prev
 /** The local PostgreSQL server (any database on it; previews get databases of their own). */
 const serverUrl = () =>
   new URL(process.env.PREVIEW_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-const TEMPLATE = 'chambers_preview_template';
+const TEMPLATE_PREFIX = 'chambers_preview_template';
+
+/**
+ * The template for this set of migrations, named by their hash: a template migrated by another checkout's
+ * migrations (another branch, renumbered files) is never reused, and older templates are dropped.
+ */
+async function currentTemplate(): Promise<string> {
+  const dir = join(root, 'drizzle');
+  const hash = createHash('sha256');
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort()) {
+    hash.update(entry.slice(dir.length)).update(await readFile(entry));
+  }
+  const name = `${TEMPLATE_PREFIX}_${hash.digest('hex').slice(0, 12)}`;
+  await admin(async (c) => {
+    const { rows } = await c.query<{ datname: string }>(
+      'select datname from pg_database where datname like $1',
+      [`${TEMPLATE_PREFIX}%`],
+    );
+    for (const { datname } of rows) {
+      // Names come from this function (lower-case hex), so quoting them in DDL is safe.
+      if (datname !== name)
+        await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+    }
+  });
+  return name;
+}
 
 const dbName = (slug: string) => `chambers_preview_${slug.replaceAll('-', '_')}`;
 const dbUrl = (name: string) => {
@@ -87,11 +116,12 @@ export async function localUp(slug: string, branch: string): Promise<PreviewUp> 
   }
   const name = dbName(slug);
   // The template carries every migration; a new preview database is a copy of it (CREATE DATABASE … TEMPLATE).
-  await migrateTarget({ DATABASE_URL: dbUrl(TEMPLATE) });
+  const template = await currentTemplate();
+  await migrateTarget({ DATABASE_URL: dbUrl(template) });
   const created = await admin(async (c) => {
     const { rows } = await c.query('select 1 from pg_database where datname = $1', [name]);
     if (rows.length > 0) return false;
-    await c.query(`create database "${name}" template "${TEMPLATE}"`);
+    await c.query(`create database "${name}" template "${template}"`);
     return true;
   });
   if (!created) await migrateTarget({ DATABASE_URL: dbUrl(name) });

@@ -1,7 +1,7 @@
 // What reference_extract, claim_extract and appraiser_fact_extract share (docs/contract.md "Extraction"): the
 // target (one document or a case's documents, reachable first), roles detected where none is known, one job
 // per document in the tool's transaction, wait_ms, and the summary once the jobs are done.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { ok } from '../contract/envelope.ts';
 import { invalidArg } from '../contract/errors.ts';

@@ -1,7 +1,7 @@
 // Claims as the claim and argument tools return them: the candidate or recorded claim with its status, the
 // agent's decision beside it, and where it is written (provenance).
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { claimStatuses, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type ArgIssue, invalidArgs } from './errors.ts';
 import { nearestName } from './naming.ts';
 import { advertisedSchema } from './schema.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Db } from '../db/types.ts';
 import type { DrainReport } from '../jobs/drain.ts';
 import type { KvStore } from '../kv/types.ts';

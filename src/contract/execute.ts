@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
 import { withFields } from '../log.ts';
 import { openApprovalGate, releaseApproval } from './approvals.ts';

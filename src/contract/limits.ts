@@ -2,7 +2,7 @@
 // kernel adds `limit` and `cursor`, clamps the limit, binds cursors to the tool and to its other arguments,
 // and builds `next_cursor`. No tool handles a cursor or names itself.
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { invalidArg } from './errors.ts';
 import { sha256Hex, stableStringify } from './hash.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ambiguity, type DecodePlan, planDecoding } from './decode.ts';
 import type { AnyTool } from './define.ts';
 import { advertisedEnvelope } from './envelope.ts';

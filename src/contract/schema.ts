@@ -1,7 +1,7 @@
 // The JSON Schemas that tools/list advertises, derived from the tools' zod schemas. What zod emits is
 // trimmed of what tells a client nothing (a regex that restates a `format`, ±2^53 bounds on every integer)
 // and rewritten where clients disagree (a `type` array becomes `anyOf`, which every dialect reads).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { type CaseRow, cases } from '../db/schema/cases.ts';
 import type { Db } from '../db/types.ts';

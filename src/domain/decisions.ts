@@ -1,5 +1,5 @@
 // The metadata fields of internal_decision_add and library_add (a decision or a ruling as cited).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const text = (max: number, what: string) => z.string().trim().min(1).max(max).optional().describe(what);
 

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, isNull, or } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import { documentRoles, roleSources } from '../analysis/roles.ts';
 import { ToolError } from '../contract/errors.ts';
 import { cases } from '../db/schema/cases.ts';

@@ -2,7 +2,7 @@
 // the checks that must run before anything is hashed or decoded, and the one transaction that stores the
 // document and queues its extraction.
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import { stableStringify } from '../contract/hash.ts';

@@ -2,7 +2,7 @@
 // offsets into that page's text exactly as document_text_get returns it, the matched text, and the
 // extractor's version. Every extracted table carries these columns; every tool returns this shape.
 import { integer, text, uuid } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { documents } from '../db/schema/documents.ts';
 
 /**

@@ -2,7 +2,7 @@
 // document in the tool's transaction, and waiting up to wait_ms for the caller's own jobs
 // (docs/contract.md "Extraction").
 import { eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';

@@ -2,7 +2,7 @@
 // (a kick, the Cron Trigger, POST /worker/drain, extraction_run, an extract tool's wait) is one request to the
 // extraction Worker through the service binding. The request names the database to drain, so the extraction
 // Worker needs no secrets of its own and always drains the database of the Worker that called it.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DrainReport } from './drain.ts';
 
 /** The binding's internal address: never a public hostname, so no public route can reach the handler. */

@@ -14,7 +14,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseAgents } from '../../src/agents/grants.ts';
 import { mintToken } from '../../src/auth/tokens.ts';
 import { type AnyTool, defineTool } from '../../src/contract/define.ts';

@@ -2,7 +2,7 @@
 // fixture tool that two agents hold (so one agent can try the other's approval), and the rows to check.
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tools } from '../../entry/registries.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';

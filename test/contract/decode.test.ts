@@ -1,7 +1,7 @@
 // C3 (docs/contract.md "Arguments"): arguments arrive as sent. Unit cases first, then properties over arbitrary JSON.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { acceptedTypes, decodeArguments, planDecoding } from '../../src/contract/decode.ts';
 import { isToolError, type ToolError } from '../../src/contract/errors.ts';
 
@@ -334,7 +334,7 @@ describe('decodeArguments: properties', () => {
 
 describe('reused schemas ($ref into $defs)', () => {
   it('follows references: a reused string schema is verbatim, a reused array schema takes JSON text', async () => {
-    const { z } = await import('zod');
+    const z = await import('zod');
     const { planDecoding, decodeArguments } = await import('../../src/contract/decode.ts');
     const Name = z.string().max(50).meta({ id: 'PartyName' });
     const Names = z.array(z.string()).meta({ id: 'PartyNames' });

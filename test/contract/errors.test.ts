@@ -3,7 +3,7 @@
 
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool, type ToolContext } from '../../src/contract/define.ts';
 import { advertisedEnvelope, type Envelope, errorEnvelope } from '../../src/contract/envelope.ts';

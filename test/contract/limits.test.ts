@@ -2,7 +2,7 @@
 // to their tool and to the list's other arguments, checked against the tool's key shape, and round-trip.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isToolError, type ToolError } from '../../src/contract/errors.ts';
 import {
   type CursorKey,

@@ -2,7 +2,7 @@
 // catalogue, and derives what tools/list shows: annotations, a closed input schema, the envelope around the
 // tool's own output schema, a stable order.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { type AnyTool, defineTool } from '../../src/contract/define.ts';
 import { advertisedEnvelope } from '../../src/contract/envelope.ts';

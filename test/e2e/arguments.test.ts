@@ -2,7 +2,7 @@
 // text is parsed only for non-string parameters, "020" is no integer, unknown names are refused.
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope, ErrorEnvelope } from '../../src/contract/envelope.ts';

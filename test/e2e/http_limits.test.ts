@@ -2,7 +2,7 @@
 // cap for agents granted a tool that takes file content.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';

@@ -2,7 +2,7 @@
 // plain JSON route can return, Retry-After on retryable refusals, and the media-type and JSON checks.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';

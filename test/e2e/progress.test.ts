@@ -3,7 +3,7 @@
 // calls are no-ops. Over a loopback socket (`socket: true`): the subject is the SSE stream on the wire.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';

@@ -3,7 +3,7 @@
 // bounded drain, bad bodies; and a tool's kick after enqueue draining through the in-process loop.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';

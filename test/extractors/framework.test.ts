@@ -3,7 +3,7 @@
 // the targets a call may name (and the refusals), and the follow-up that queues it once a text is ready.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolList } from '../../functions/index.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';

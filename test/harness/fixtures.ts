@@ -1,5 +1,5 @@
 // Fixture tools shared by suites that need to hold a call open (to observe in_progress) and count runs.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { deferred } from './server.ts';
 

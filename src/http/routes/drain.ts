@@ -1,7 +1,7 @@
 // POST /worker/drain: drains one bounded batch of the durable queue and returns what it did. For cron
 // jobs, deploy hooks and operators; authenticated by WORKER_SECRET, never by an agent's bearer token.
 import type { Context, Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { invalidArgs } from '../../contract/errors.ts';
 import { constantTimeEqual } from '../../contract/hash.ts';
