@@ -5,15 +5,17 @@ import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
 import { extractorJob } from '../src/extractors/framework.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
+import { precedentExtractors, precedentsFollowUp } from '../src/precedents/extractors.ts';
 
 export const tools = toolList;
 
 /**
  * The work queued for a document once its text exists, in that transaction: a case document's role is
  * detected (when none was given) and the analysis extractors that read it are queued (references, claims,
- * appraisers' facts).
+ * appraisers' facts); a library or internal document's metadata is read, and any decision's or case document's
+ * citations (resolving earlier citations of its number).
  */
-const followUps: readonly FollowUp[] = [analysisFollowUp];
+const followUps: readonly FollowUp[] = [analysisFollowUp, precedentsFollowUp];
 
 /**
  * The production job handlers, by kind: listed explicitly (no discovery). A kind without a handler here is
@@ -22,4 +24,5 @@ const followUps: readonly FollowUp[] = [analysisFollowUp];
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   [DOCUMENT_EXTRACT]: documentExtractJob(followUps),
   ...Object.fromEntries(analysisExtractors.map((e) => [e.kind, extractorJob(e)])),
+  ...Object.fromEntries(precedentExtractors.map((e) => [e.kind, extractorJob(e)])),
 };
