@@ -17,9 +17,8 @@ export const citation_extract = defineTool({
   name: 'citation_extract',
   title: 'Find citations of rulings and decisions',
   description:
-    'Finds by rule every citation of a ruling or decision in a document, a case’s documents or a corpus, ' +
-    'normalised, resolved to the document with that number, with its treatment (relied on, distinguished, ' +
-    'criticised, overruled); unresolved ones open a missing precedent. Runs by itself after upload.',
+    'Finds by rule the citations of rulings and decisions in documents, resolves them to the library, ' +
+    'reads their treatment; unresolved ones open a missing precedent. Runs after upload by itself.',
   input: {
     document_id: z.uuid().optional().describe('One document'),
     case_id: z.uuid().optional().describe('Or a case’s documents'),
@@ -27,7 +26,7 @@ export const citation_extract = defineTool({
       .enum(['internal', 'library'])
       .optional()
       .describe('Or this corpus’s documents not read yet (≤ 100)'),
-    wait_ms: waitMsInput,
+    wait_ms: waitMsInput.describe('Wait this long (ms, ≤ 10000) for the result'),
   },
   output: extractionOutput(summary),
   mutates: 'write',

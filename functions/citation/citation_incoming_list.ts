@@ -16,9 +16,8 @@ export const citation_incoming_list = defineTool({
   name: 'citation_incoming_list',
   title: 'Who cites a ruling or decision',
   description:
-    'Every citation of a ruling or decision: by document id, or by number(s) in any written form (up to 20, ' +
-    'also numbers not in the library); each with the citing document, the passage, and the treatment ' +
-    '(relied on, distinguished, criticised, overruled) with its cue.',
+    'Who cites a ruling or decision (by id, or by number(s) even if absent): the citing document, ' +
+    'passage, and treatment with its cue.',
   input: {
     document_id: z.uuid().optional().describe('The cited library or internal document'),
     numbers: numbersInput.optional().describe('Or the cited number(s)'),

@@ -12,9 +12,8 @@ export const citation_list = defineTool({
   name: 'citation_list',
   title: 'What a document cites',
   description:
-    'The citations of rulings and decisions in one document, in order: normalised number, treatment and ' +
-    'its cue, the passage, where it is written, and the library or internal document it resolves to (null: ' +
-    'not in the library). citation_incoming_list gives the other direction.',
+    'What one document cites, in order: number, treatment and cue, passage, and the document it ' +
+    'resolves to (null: not in the library).',
   input: {
     document_id: z.uuid().describe('The citing document'),
     treatment: z.enum(treatments).optional().describe('Only this treatment'),

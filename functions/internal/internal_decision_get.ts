@@ -5,9 +5,8 @@ export const internal_decision_get = defineTool({
   name: 'internal_decision_get',
   title: 'A committee decision with its metadata and citations',
   description:
-    'One of the committee’s decisions by id or by number(s) in any written form (up to 20): each metadata ' +
-    'field with its source (given or extracted, and where), text status, citation counts, and later ' +
-    'documents that overrule or criticise it.',
+    'A committee decision by id or number(s) in any form: each metadata field with its source, ' +
+    'citation counts, and later documents that overrule or criticise it.',
   input: getInput,
   output: getOutput,
   mutates: false,

@@ -6,9 +6,8 @@ export const internal_decision_list = defineTool({
   name: 'internal_decision_list',
   title: 'The committee’s decisions',
   description:
-    'Lists the committee’s own decisions with their metadata (number, court or committee, date, parties, outcome, practice ' +
-    'area), filtered by court, years, proceeding type, outcome, area or numbers, newest first (or oldest). ' +
-    'library_list lists the other corpus.',
+    'The committee’s own decisions with their metadata, filtered by committee, years, outcome or ' +
+    'area, by decision date. internal_decision_get reads one.',
   input: listInput('The committee'),
   output: pagedOutput(listItem),
   mutates: false,

@@ -5,9 +5,8 @@ export const library_get = defineTool({
   name: 'library_get',
   title: 'A ruling with its metadata and citations',
   description:
-    'A library ruling by id or by number(s) in any written form (up to 20): each metadata field with its ' +
-    'source (given or extracted, and where), text status, outgoing/incoming citation counts, and later ' +
-    'documents that overrule or criticise it.',
+    'A library ruling by id or number(s) in any form: each metadata field with its source, citation ' +
+    'counts, and later documents that overrule or criticise it.',
   input: getInput,
   output: getOutput,
   mutates: false,

@@ -6,9 +6,8 @@ export const library_list = defineTool({
   name: 'library_list',
   title: 'Rulings in the library',
   description:
-    'Lists court rulings (and other committees’ decisions) in the library with their metadata (number, court or committee, date, parties, outcome, practice ' +
-    'area), filtered by court, years, proceeding type, outcome, area or numbers, newest first (or oldest). ' +
-    'internal_decision_list lists the other corpus.',
+    'Court rulings in the library with their metadata, filtered by court, years, proceeding type, ' +
+    'outcome or area, by decision date. library_get reads one.',
   input: listInput('The court'),
   output: pagedOutput(listItem),
   mutates: false,

@@ -16,13 +16,12 @@ export const library_metadata_extract = defineTool({
   name: 'library_metadata_extract',
   title: 'Read rulings’ and decisions’ metadata',
   description:
-    'Reads by rule a library ruling’s or committee decision’s court or committee, number, date, judges, ' +
-    'parties, outcome and area, never over a field the uploader gave; in the background (runs by itself ' +
-    'after upload). Read with library_get / internal_decision_get.',
+    'Reads by rule the court, number, date, judges, parties, outcome and area of library and internal ' +
+    'documents, never over a field the uploader gave. Runs after upload by itself.',
   input: {
     document_id: z.uuid().optional().describe('One library or internal document'),
     all_pending: z.literal(true).optional().describe('Or every one not read yet (up to 100 a call)'),
-    wait_ms: waitMsInput,
+    wait_ms: waitMsInput.describe('Wait this long (ms, ≤ 10000) for the result'),
   },
   output: extractionOutput(summary),
   mutates: 'write',

@@ -12,9 +12,8 @@ export const missing_precedent_close = defineTool({
   name: 'missing_precedent_close',
   title: 'Close a missing precedent',
   description:
-    'Closes a missing precedent as found (with the library or internal document that supplies it: the ' +
-    'citations of its number then resolve to it) or dismissed, with the reason. An upload with the ' +
-    'matching number closes it by itself.',
+    'Closes a missing precedent as found (with the library or internal document; its citations then ' +
+    'resolve to it) or dismissed, with the reason.',
   input: {
     missing_precedent_id: z.uuid().describe('From missing_precedent_list'),
     resolution: z.enum(missingResolutions).describe('found (with document_id) or dismissed'),

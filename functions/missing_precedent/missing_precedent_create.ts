@@ -26,9 +26,8 @@ export const missing_precedent_create = defineTool({
   name: 'missing_precedent_create',
   title: 'Record a missing precedent',
   description:
-    'Records a ruling or decision that is cited or needed but not in the library, for the owner to supply; ' +
-    'one open record per number (asking again returns it). citation_extract opens them by itself for ' +
-    'unresolved citations.',
+    'Records a ruling cited or needed but not in the library, for the owner to supply; one open ' +
+    'record per number (asking again returns it).',
   input: {
     citation: z
       .string()

@@ -14,8 +14,8 @@ export const missing_precedent_list = defineTool({
   name: 'missing_precedent_list',
   title: 'Missing precedents',
   description:
-    'Rulings and decisions cited or needed but not in the library, oldest first: open ones by default, or ' +
-    'closed (found, with the document, or dismissed, with the reason); by case or number(s).',
+    'Rulings cited or needed but absent from the library, oldest first: open by default, or closed ' +
+    '(found or dismissed); by case or number(s).',
   input: {
     status: z
       .enum([...missingStatuses, 'all'])

@@ -9,7 +9,6 @@ import { treatments } from './vocabulary.ts';
 export const documentRef = z.object({
   document_id: z.uuid(),
   title: z.string(),
-  corpus: z.string(),
   case_id: z.uuid().nullable(),
   number: z.string().nullable(),
   decision_date: z.string().nullable(),
@@ -17,24 +16,20 @@ export const documentRef = z.object({
 
 export const citationOutput = z.object({
   citation_id: z.uuid(),
-  key: z.string().describe('The normalised number, e.g. עע"מ 9001/19'),
+  key: z.string(),
   treatment: z.enum(treatments),
-  cue: z
-    .object({ text: z.string(), start: z.int(), end: z.int() })
-    .nullable()
-    .describe('The words the treatment was read from (same page)'),
-  passage: z.string().describe('The sentence the citation is in'),
+  cue: z.object({ text: z.string(), start: z.int(), end: z.int() }).nullable(),
+  passage: z.string(),
   provenance: provenanceOutput,
 });
 
 export const refOf = (
-  d: Pick<DocumentRow, 'id' | 'title' | 'corpus' | 'caseId'>,
+  d: Pick<DocumentRow, 'id' | 'title' | 'caseId'>,
   number: string | null,
   date: string | null,
 ): z.output<typeof documentRef> => ({
   document_id: d.id,
   title: d.title,
-  corpus: d.corpus,
   case_id: d.caseId,
   number,
   decision_date: date,

@@ -1,7 +1,7 @@
 // library_get / internal_decision_get and library_list / internal_decision_list: one corpus each, the same
 // shape. A get takes a document id or up to 20 proceeding numbers; a list filters by court or committee, year,
-// proceeding, outcome, practice area and numbers, sorted by decision date (stable: then by id), paged.
-import { and, asc, desc, eq, gte, ilike, inArray, lte, type SQL, sql } from 'drizzle-orm';
+// proceeding, outcome and practice area, sorted by decision date (stable: then by id), paged.
+import { and, asc, desc, eq, gte, ilike, lte, type SQL, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
@@ -20,12 +20,12 @@ export const MAX_GET = 40;
 
 export const getInput = {
   document_id: z.uuid().optional().describe('The document'),
-  numbers: numbersInput.optional().describe('Or its proceeding number(s), any written form, up to 20'),
+  numbers: numbersInput.optional().describe('Or its number(s), any form, ≤ 20'),
 };
 
 export const getOutput = z.object({
   items: z.array(decisionOutput).max(MAX_GET),
-  not_found: z.array(z.string()).max(20).describe('Numbers (normalised) with no document here'),
+  not_found: z.array(z.string()).max(20).describe('Numbers with no document here'),
 });
 
 export async function getDecisions(
@@ -56,33 +56,24 @@ export async function getDecisions(
 }
 
 export const listInput = (courtWord: string) => ({
-  court: z
-    .string()
-    .trim()
-    .min(2)
-    .max(200)
-    .optional()
-    .describe(`${courtWord} contains this (e.g. העליון, מחוז מרכז)`),
-  year_from: z.int().min(1948).max(2100).optional().describe('Decided in or after this year'),
-  year_to: z.int().min(1948).max(2100).optional().describe('Decided in or before this year'),
-  proceeding: z.string().trim().min(2).max(10).optional().describe('Proceeding type, e.g. עע"מ, בג"ץ, ערר'),
-  outcome: z.enum(outcomes).optional().describe('Only this outcome'),
-  practice_area: z.enum(practiceAreas).optional().describe('Only this practice area'),
-  numbers: numbersInput.optional(),
-  sort: z.enum(['date_desc', 'date_asc']).optional().describe('By decision date; default newest first'),
+  court: z.string().trim().min(2).max(200).optional().describe(`${courtWord} contains`),
+  year_from: z.int().min(1948).max(2100).optional().describe('From year'),
+  year_to: z.int().min(1948).max(2100).optional().describe('To year'),
+  proceeding: z.string().trim().min(2).max(10).optional().describe('e.g. עע"מ, ערר'),
+  outcome: z.enum(outcomes).optional().describe('Outcome'),
+  practice_area: z.enum(practiceAreas).optional().describe('Area'),
+  sort: z.enum(['date_desc', 'date_asc']).optional().describe('Default date_desc'),
 });
 
 export const listItem = z.object({
   document_id: z.uuid(),
   title: z.string(),
   number: z.string().nullable(),
-  proceeding: z.string().nullable(),
-  court: z.string().nullable().describe('Court or committee'),
+  court: z.string().nullable(),
   decision_date: z.string().nullable(),
   parties: z.string().nullable(),
-  outcome: z.enum(outcomes).nullable(),
-  practice_area: z.enum(practiceAreas).nullable(),
-  status: z.string(),
+  outcome: z.string().nullable(),
+  practice_area: z.string().nullable(),
   metadata: z.enum(['extracted', 'pending']),
 });
 
@@ -95,7 +86,6 @@ type ListInput = {
   proceeding?: string | undefined;
   outcome?: (typeof outcomes)[number] | undefined;
   practice_area?: (typeof practiceAreas)[number] | undefined;
-  numbers?: string | undefined;
   sort?: 'date_desc' | 'date_asc' | undefined;
 };
 
@@ -128,7 +118,6 @@ export async function listDecisions(
   }
   if (input.outcome !== undefined) where.push(eq(m.outcome, input.outcome));
   if (input.practice_area !== undefined) where.push(eq(m.practiceArea, input.practice_area));
-  if (input.numbers !== undefined) where.push(inArray(m.numberKey, numberKeys('numbers', input.numbers)));
   if (page.after !== undefined) {
     const [d, id] = page.after;
     where.push(
@@ -146,7 +135,6 @@ export async function listDecisions(
       date: sql<string | null>`${date}::text`,
       number: sql<string | null>`coalesce(${m.number}, ${documents.number})`,
       parties: sql<string | null>`coalesce(${m.parties}, ${documents.parties})`,
-      proceeding: m.proceeding,
       outcome: m.outcome,
       practiceArea: m.practiceArea,
     })
@@ -162,13 +150,11 @@ export async function listDecisions(
       document_id: r.doc.id,
       title: r.doc.title,
       number: r.number,
-      proceeding: r.proceeding,
       court: r.court,
       decision_date: r.date,
       parties: r.parties,
       outcome: r.outcome,
       practice_area: r.practiceArea,
-      status: r.doc.status,
       metadata: r.meta === null ? ('pending' as const) : ('extracted' as const),
     }),
   );

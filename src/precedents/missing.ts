@@ -10,18 +10,17 @@ import { missingResolutions, missingStatuses } from './vocabulary.ts';
 
 export const missingOutput = z.object({
   missing_precedent_id: z.uuid(),
-  key: z.string().describe('The normalised number'),
-  citation: z.string().describe('As written'),
+  key: z.string(),
+  citation: z.string(),
   case_id: z.uuid().nullable(),
   context: z.string(),
   status: z.enum(missingStatuses),
   resolution: z.enum(missingResolutions).nullable(),
-  document_id: z.uuid().nullable().describe('The document that was found'),
+  document_id: z.uuid().nullable(),
   reason: z.string().nullable(),
-  created_by: z.string().describe('An agent, or citation_extract when a citation opened it'),
+  created_by: z.string(),
   closed_by: z.string().nullable(),
   created_at: z.string(),
-  closed_at: z.string().nullable(),
 });
 
 export const missingView = (r: MissingPrecedentRow): z.output<typeof missingOutput> => ({
@@ -37,7 +36,6 @@ export const missingView = (r: MissingPrecedentRow): z.output<typeof missingOutp
   created_by: r.createdBy,
   closed_by: r.closedBy,
   created_at: r.createdAt.toISOString(),
-  closed_at: r.closedAt?.toISOString() ?? null,
 });
 
 /** Not tied to a case, or tied to a live one. */

@@ -17,9 +17,7 @@ export const numbersInput = z
   .trim()
   .min(1)
   .max(2000)
-  .describe(
-    `Proceeding numbers in any written form (עע"מ 9001/19, עת"מ 12345-05-20…), up to ${MAX_PROCEEDINGS}`,
-  );
+  .describe(`Number(s), any written form, ≤ ${MAX_PROCEEDINGS}`);
 
 /** The keys of pasted proceeding numbers; none read, or more than 20, is invalid_args. */
 export function numberKeys(field: string, text: string): string[] {
