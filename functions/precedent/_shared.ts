@@ -1,0 +1,65 @@
+// What the precedent tools share: the natural key's parts (the citation's proceeding key, the quote and the
+// section normalised), and a precedent as they return it.
+import * as z from 'zod';
+import type { casePrecedents } from '../../src/db/schema/holdings.ts';
+import { normalizeHebrew } from '../../src/search/normalize.ts';
+
+export const MAX_CITATIONS = 20;
+
+// TEMPORARY until the proceeding normaliser lands: prefix + number/yy or number-mm-yy.
+const PROCEEDING = /([א-ת]{1,4}["'״׳”’]{0,2}[א-ת]?)\s*(\d{1,6}(?:\/\d{2,4}|-\d{2}-\d{2}))/g;
+
+/** Every proceeding key in a text, in order, without repeats. */
+export function citationKeys(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(PROCEEDING)) {
+    const key = `${normalizeHebrew(m[1] ?? '')} ${m[2]}`;
+    if (!out.includes(key)) out.push(key);
+  }
+  return out;
+}
+
+/** The key of one citation: its (first) proceeding, else the citation's normalised words. */
+export const citationKey = (citation: string): string =>
+  citationKeys(citation)[0] ?? normalizeHebrew(citation);
+
+/** A quote for the natural key: every run of whitespace one space, every quote mark one of two. */
+export const quoteKey = (quote: string): string =>
+  quote
+    .replace(/[\u05F4\u201C\u201D\u201E\u00AB\u00BB]/g, '"')
+    .replace(/[\u05F3\u2018\u2019\u0060\u00B4]/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** A section name for the natural key: the drafting block names, any case, any spacing. */
+export const sectionKey = (section: string): string => section.replace(/\s+/g, ' ').trim().toLowerCase();
+
+export const precedentOutput = z.object({
+  precedent_id: z.uuid(),
+  case_id: z.uuid(),
+  case_number: z.string(),
+  section: z.string().describe('The section of the case’s decision it supports'),
+  citation: z.string().describe('As given'),
+  citation_key: z.string().describe('The proceeding it names, normalised (one key per proceeding)'),
+  quote: z.string(),
+  document_id: z.uuid().nullable().describe('The ruling or decision quoted, when given'),
+  page: z.int().nullable(),
+  created_by: z.string(),
+  created_at: z.iso.datetime(),
+});
+
+type PrecedentRow = typeof casePrecedents.$inferSelect;
+
+export const precedentView = (p: PrecedentRow, caseNumber: string): z.output<typeof precedentOutput> => ({
+  precedent_id: p.id,
+  case_id: p.caseId,
+  case_number: caseNumber,
+  section: p.section,
+  citation: p.citation,
+  citation_key: p.citationKey,
+  quote: p.quote,
+  document_id: p.documentId,
+  page: p.page,
+  created_by: p.createdBy,
+  created_at: p.createdAt.toISOString(),
+});

@@ -1,0 +1,138 @@
+// Candidate holdings (הלכות) of a ruling or a committee decision, by rule: a paragraph whose own voice states a
+// rule with a holding cue (נקבע כי, הלכה היא, הכלל הוא, המבחן הוא, לא אחת נפסק, אנו קובעים, מכאן ש…). A
+// paragraph that only reports what a party argues is never a holding, however it is worded: every paragraph
+// under a claims heading (טענות הצדדים, טענות העוררים…), and every sentence attributed to a party (לטענת
+// העוררים, המשיבה טוענת…). The candidate runs from the first sentence that carries the cue in the
+// committee's or the court's own voice to the end of its paragraph. The owner decides what is a holding.
+import { headingSection } from '../analysis/claims.ts';
+import { cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
+import { normalizeHebrew } from '../search/normalize.ts';
+
+export interface HoldingCandidate {
+  page: number;
+  start: number;
+  end: number;
+  text: string;
+  /** The cue that marked it, as the rule names it. */
+  cue: string;
+}
+
+/** The cues, as written; matched on normalised text at a word start. */
+const CUES = [
+  'נקבע כי',
+  'נקבע ש',
+  'נקבעה הלכה',
+  'נפסק כי',
+  'נפסק ש',
+  'הלכה היא',
+  'ההלכה היא',
+  'הלכה פסוקה',
+  'ההלכה הפסוקה',
+  'ההלכה קובעת',
+  'הכלל הוא',
+  'המבחן הוא',
+  'המבחן שנקבע',
+  'לא אחת נפסק',
+  'לא אחת נקבע',
+  'כבר נפסק',
+  'כבר נקבע',
+  'אנו קובעים',
+  'הננו קובעים',
+  'מכאן ש',
+  'מכאן כי',
+] as const;
+const NORM_CUES = CUES.map((c) => ({ cue: c, norm: normalizeHebrew(c) }));
+
+/** A sentence in a party's voice: what it argues, not what the court or the committee holds. */
+const PARTY_VOICE = cueList(
+  'לטענת',
+  'לטענתמ',
+  'לטענתו',
+  'לטענתה',
+  'טענת העוררימ',
+  'טענת העורר',
+  'טענת העוררת',
+  'טענת המשיבה',
+  'טענת המשיבימ',
+  'העוררימ טוענימ',
+  'העורר טוענ',
+  'העוררת טוענת',
+  'המשיבה טוענת',
+  'המשיבימ טוענימ',
+  'טוענימ העוררימ',
+  'טוענת המשיבה',
+  'לשיטת העוררימ',
+  'לשיטת המשיבה',
+  'לגישת העוררימ',
+  'לגישת המשיבה',
+  'לדברי העוררימ',
+  'לדברי המשיבה',
+  'בא כוח העוררימ',
+  'באת כוח המשיבה',
+  'בא כוח המשיבה',
+  'בכ העוררימ',
+  'בכ המשיבה',
+  'העוררימ סבורימ',
+  'המשיבה סבורה',
+  'העוררימ מוסיפימ',
+  'המשיבה מוסיפה',
+  'נטענ כי',
+  'עוד נטענ',
+);
+
+/** The sentences of a paragraph, as offsets into it: a stop, question or exclamation mark before a space or the end. */
+export function sentences(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  const re = /[.!?](?=\s|$)/g;
+  let from = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push({ start: from, end: m.index + 1 });
+    from = m.index + 1;
+  }
+  if (from < text.length) out.push({ start: from, end: text.length });
+  return out
+    .map((s) => {
+      const lead = text.slice(s.start, s.end).length - text.slice(s.start, s.end).trimStart().length;
+      return { start: s.start + lead, end: s.end };
+    })
+    .filter((s) => s.end > s.start);
+}
+
+/** The first cue of a normalised sentence, or null. */
+function cueOf(norm: string): string | null {
+  const padded = ` ${norm} `;
+  let best: { cue: string; at: number } | null = null;
+  for (const c of NORM_CUES) {
+    const at = padded.indexOf(` ${c.norm}`);
+    if (at >= 0 && (best === null || at < best.at)) best = { cue: c.cue, at };
+  }
+  return best?.cue ?? null;
+}
+
+/** Headings that open a part where a party speaks (the claims); any other heading ends it. */
+const isClaimsHeading = (norm: string) => headingSection(norm)?.type === 'claims';
+
+/** Candidate holdings of one document, in reading order. */
+export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
+  const out: HoldingCandidate[] = [];
+  let inClaims = false;
+  pages.forEach((page, i) => {
+    for (const block of pageBlocks(page, (n) => headingSection(n) !== null)) {
+      if (block.kind === 'heading') {
+        inClaims = isClaimsHeading(block.norm);
+        continue;
+      }
+      if (inClaims) continue;
+      const text = page.slice(block.start, block.end);
+      for (const s of sentences(text)) {
+        const norm = normalizeHebrew(text.slice(s.start, s.end));
+        const cue = cueOf(norm);
+        if (cue === null || hasCue(norm, PARTY_VOICE)) continue;
+        const start = block.start + s.start;
+        out.push({ page: i + 1, start, end: block.end, text: page.slice(start, block.end), cue });
+        break;
+      }
+    }
+  });
+  return out;
+}
