@@ -8,3 +8,4 @@ export * from './holdings.ts';
 export * from './jobs.ts';
 export * from './kv_entries.ts';
 export * from './owners.ts';
+export * from './precedents.ts';

@@ -1,0 +1,150 @@
+// Proceeding numbers as rulings and decisions cite them, to one key per proceeding: the proceeding's kind
+// (עע"מ, בג"ץ, ע"א, רע"א, דנ"א, עת"מ, ערר, …) in one spelling, then its number in the style it was given:
+// old «number/yy» (עע"מ 9001/19, also 9001/2019 and a committee's 44-17) or the district courts' «number-mm-yy»
+// (עת"מ 12345-05-20). Every quote-mark form (" ' ״ ׳ ׳׳ ” ’), with or without spaces, a one- or two-letter
+// prefix (בעע"מ, ובג"ץ), «מס'», a court in parentheses (עת"מ (ת"א) …) and a local committee's prefix
+// (ערר בב/6010/16) are read; the court and the local prefix are left out of the key, so every written form
+// of one number is one key. Garbage is no proceeding, never an exception.
+import { DASH, Q } from './text.ts';
+
+/** The kinds, by their letters without quote marks (final letters folded), to their canonical spelling. */
+const KINDS: Record<string, string> = {
+  עעמ: 'עע"מ',
+  בגצ: 'בג"ץ',
+  דנגצ: 'דנג"ץ',
+  עא: 'ע"א',
+  רעא: 'רע"א',
+  דנא: 'דנ"א',
+  עתמ: 'עת"מ',
+  עמנ: 'עמ"נ',
+  ברמ: 'בר"מ',
+  עפ: 'ע"פ',
+  רעפ: 'רע"פ',
+  דנפ: 'דנ"פ',
+  הפ: 'ה"פ',
+  תא: 'ת"א',
+  בשא: 'בש"א',
+  ערר: 'ערר',
+};
+
+export const proceedingKinds: readonly string[] = Object.values(KINDS);
+
+const fold = (letters: string) =>
+  letters.replace(/ץ/g, 'צ').replace(/ם/g, 'מ').replace(/ן/g, 'נ').replace(/ך/g, 'כ').replace(/ף/g, 'פ');
+
+/** A kind's letters with quote marks (and spaces around them) allowed between any two letters. */
+const kindPattern = (letters: string): string => {
+  const chars = [...letters].map((c) => {
+    const finals: Record<string, string> = { צ: '[צץ]', מ: '[מם]', נ: '[נן]', פ: '[פף]' };
+    return finals[c] ?? c;
+  });
+  // Two-letter kinds (ע"א, ת"א) need their quote mark: bare they are ordinary words.
+  const gap = letters.length === 2 ? `\\s?${Q}{1,2}\\s?` : `(?:\\s?${Q}{1,2}\\s?)?`;
+  return chars.join(gap);
+};
+
+const KIND_ALTERNATIVES = Object.keys(KINDS)
+  .sort((a, b) => b.length - a.length)
+  .map(kindPattern)
+  .join('|');
+
+const YEAR = '(?:19|20)?\\d{2}';
+/** number-mm-yy (district), number/yy or number-yy (old), each part with or without spaces around the mark. */
+const NUMBER =
+  `(?<n>\\d{1,6})\\s?(?:${DASH}\\s?(?<mm>0?[1-9]|1[0-2])\\s?${DASH}\\s?(?<dy>${YEAR})` +
+  `|(?:\\/|${DASH})\\s?(?<oy>${YEAR}))(?![\\d\\/])`;
+
+const PROCEEDING = new RegExp(
+  `(?<![א-ת\\d])(?:[ובלמהכש]{1,2})?(?<kind>${KIND_ALTERNATIVES})(?![א-ת])` +
+    `\\s*(?:\\((?<court>[^()\\d]{1,25})\\)\\s*)?(?:מס(?:${Q}|פר)\\s*[:.]?\\s*)?(?:[א-ת]{1,4}\\/)?${NUMBER}`,
+  'g',
+);
+
+export interface FoundProceeding {
+  /** The normalised key, e.g. «עע"מ 9001/19», «עת"מ 12345-05-20». */
+  key: string;
+  kind: string;
+  /** Where it is written (the kind's first letter, a prefix letter left out, to the number's end). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+const twoDigits = (year: string) => year.slice(-2);
+
+/** The canonical kind of letters as written (quote marks and spaces dropped), or null. */
+export function proceedingKind(written: string): string | null {
+  return KINDS[fold(written.replace(new RegExp(`${Q}|\\s`, 'g'), ''))] ?? null;
+}
+
+/** Every proceeding number in a text, in order, with offsets. */
+export function findProceedings(text: string): FoundProceeding[] {
+  const out: FoundProceeding[] = [];
+  PROCEEDING.lastIndex = 0;
+  for (let m = PROCEEDING.exec(text); m !== null; m = PROCEEDING.exec(text)) {
+    const g = m.groups ?? {};
+    const kind = proceedingKind(g.kind ?? '');
+    if (kind === null || g.n === undefined) continue;
+    const n = String(Number(g.n));
+    const key =
+      g.mm !== undefined && g.dy !== undefined
+        ? `${kind} ${n}-${g.mm.padStart(2, '0')}-${twoDigits(g.dy)}`
+        : `${kind} ${n}/${twoDigits(g.oy ?? '')}`;
+    const end = m.index + m[0].length;
+    // The prefix letters (ב, ו…) are not part of the citation.
+    const start = end - m[0].length + m[0].indexOf(g.kind ?? '');
+    out.push({ key, kind, start, end, text: text.slice(start, end) });
+  }
+  return out;
+}
+
+/** One written proceeding number as its key, or null when the text is not exactly one. */
+export function normalizeProceeding(text: string): string | null {
+  const trimmed = text.trim();
+  const [only, ...rest] = findProceedings(trimmed);
+  if (only === undefined || rest.length > 0) return null;
+  const before = trimmed.slice(0, only.start);
+  return /^[ובלמהכש]{0,2}$/.test(before) && only.end === trimmed.length ? only.key : null;
+}
+
+export const MAX_PROCEEDINGS = 20;
+
+export interface SplitProceedings {
+  /** The keys, in order, each once. */
+  keys: string[];
+  /** Pieces of the input that are no proceeding number. */
+  unread: string[];
+}
+
+const BARE = new RegExp(
+  `^(?:ו\\s?${DASH}?\\s?)?(\\d{1,6}\\s?(?:\\/|${DASH})\\s?\\d{2,4}(?:\\s?${DASH}\\s?\\d{2,4})?)$`,
+);
+
+/**
+ * Proceeding numbers pasted in one string («עע"מ 9001/19, בג"ץ 1234/20; ע"א 5/20 ו-6/20»), split on commas,
+ * semicolons, new lines and «ו-»: a bare number takes the kind of the one before it. Keys come back once each,
+ * in order; the caller bounds how many it takes (MAX_PROCEEDINGS).
+ */
+export function splitProceedings(text: string): SplitProceedings {
+  const keys: string[] = [];
+  const unread: string[] = [];
+  let lastKind: string | null = null;
+  const add = (key: string) => {
+    if (!keys.includes(key)) keys.push(key);
+  };
+  for (const raw of text.split(/[,;\n\u060C]+|\s+(?=ו\s?-?\s?\d)/)) {
+    const piece = raw.trim();
+    if (piece === '') continue;
+    const found = findProceedings(piece);
+    if (found.length > 0) {
+      for (const f of found) add(f.key);
+      lastKind = found[found.length - 1]?.kind ?? lastKind;
+      continue;
+    }
+    const bare = BARE.exec(piece);
+    const key = bare !== null && lastKind !== null ? normalizeProceeding(`${lastKind} ${bare[1]}`) : null;
+    if (key !== null) add(key);
+    else unread.push(piece);
+  }
+  return { keys, unread };
+}
