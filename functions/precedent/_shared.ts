@@ -2,26 +2,12 @@
 // section normalised), and a precedent as they return it.
 import * as z from 'zod';
 import type { casePrecedents } from '../../src/db/schema/holdings.ts';
+import { findProceedings } from '../../src/legal/proceedings.ts';
 import { normalizeHebrew } from '../../src/search/normalize.ts';
 
-export const MAX_CITATIONS = 20;
-
-// TEMPORARY until the proceeding normaliser lands: prefix + number/yy or number-mm-yy.
-const PROCEEDING = /([א-ת]{1,4}["'״׳”’]{0,2}[א-ת]?)\s*(\d{1,6}(?:\/\d{2,4}|-\d{2}-\d{2}))/g;
-
-/** Every proceeding key in a text, in order, without repeats. */
-export function citationKeys(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(PROCEEDING)) {
-    const key = `${normalizeHebrew(m[1] ?? '')} ${m[2]}`;
-    if (!out.includes(key)) out.push(key);
-  }
-  return out;
-}
-
-/** The key of one citation: its (first) proceeding, else the citation's normalised words. */
+/** The key of one citation: its (first) proceeding number, else the citation's normalised words. */
 export const citationKey = (citation: string): string =>
-  citationKeys(citation)[0] ?? normalizeHebrew(citation);
+  findProceedings(citation)[0]?.key ?? normalizeHebrew(citation);
 
 /** A quote for the natural key: every run of whitespace one space, every quote mark one of two. */
 export const quoteKey = (quote: string): string =>

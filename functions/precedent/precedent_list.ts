@@ -6,14 +6,8 @@ import { pagedOutput } from '../../src/contract/limits.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
-import {
-  citationKey,
-  citationKeys,
-  MAX_CITATIONS,
-  precedentOutput,
-  precedentView,
-  sectionKey,
-} from './_shared.ts';
+import { MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
+import { citationKey, precedentOutput, precedentView, sectionKey } from './_shared.ts';
 
 export const precedent_list = defineTool({
   name: 'precedent_list',
@@ -45,10 +39,10 @@ export const precedent_list = defineTool({
       where.push(eq(casePrecedents.caseId, input.case_id));
     }
     if (input.citation !== undefined) {
-      const found = citationKeys(input.citation);
+      const { keys: found } = splitProceedings(input.citation);
       const keys = found.length > 0 ? found : [citationKey(input.citation)];
-      if (keys.length > MAX_CITATIONS) {
-        throw invalidArg('citation', `${keys.length} numbers; at most ${MAX_CITATIONS} in one call`);
+      if (keys.length > MAX_PROCEEDINGS) {
+        throw invalidArg('citation', `${keys.length} numbers; at most ${MAX_PROCEEDINGS} in one call`);
       }
       where.push(inArray(casePrecedents.citationKey, keys));
     }

@@ -4,7 +4,6 @@ import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
-import { caseOutcomes } from '../../src/db/schema/cases.ts';
 import { type DocumentRow, documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments, stylePartNames, styleSegments } from '../../src/db/schema/holdings.ts';
 import {
@@ -16,6 +15,7 @@ import {
   runExtraction,
   waitMsInput,
 } from '../../src/extractors/tool.ts';
+import { outcomes } from '../../src/precedents/vocabulary.ts';
 import { styleExtractor } from '../../src/style/extractor.ts';
 import { pendingStyle } from '../../src/style/pending.ts';
 
@@ -26,7 +26,7 @@ const summary = z.object({
     .max(stylePartNames.length)
     .describe('Segments per part'),
   outcomes: z
-    .array(z.object({ document_id: z.uuid(), outcome: z.enum(caseOutcomes).nullable() }))
+    .array(z.object({ document_id: z.uuid(), outcome: z.enum(outcomes).nullable() }))
     .max(MAX_EXTRACT_DOCUMENTS)
     .describe('Each decision’s outcome as read (null: not found)'),
 });

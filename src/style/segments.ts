@@ -8,9 +8,8 @@
 import { headingSection } from '../analysis/claims.ts';
 import { type Block, pageBlocks } from '../analysis/layout.ts';
 import type { StylePart } from '../db/schema/holdings.ts';
+import type { Outcome } from '../precedents/vocabulary.ts';
 import { normalizeHebrew } from '../search/normalize.ts';
-
-export type Outcome = 'rejection' | 'partial_acceptance' | 'full_acceptance';
 
 export interface StyleSegment {
   part: StylePart;
@@ -79,12 +78,12 @@ interface Boundary {
 export function readOutcome(text: string): Outcome | null {
   const t = n(text);
   if (/(?:מתקבל|התקבל|מקבלימ|לקבל)\S* (?:\S+ )?(?:בחלקו|באופנ חלקי|חלקית)/.test(t))
-    return 'partial_acceptance';
+    return 'partially_accepted';
   if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:נדח|נדחימ|נדחית)|דוחימ את|נדחה|נדחימ/.test(t)) {
-    return 'rejection';
+    return 'rejected';
   }
   if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:מתקבל|התקבל)|מקבלימ את|מתקבל|מתקבלימ/.test(t)) {
-    return 'full_acceptance';
+    return 'accepted';
   }
   return null;
 }

@@ -15,7 +15,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { provenanceColumns } from '../../extractors/provenance.ts';
-import { caseOutcomes, cases } from './cases.ts';
+import { outcomes } from '../../precedents/vocabulary.ts';
+import { cases } from './cases.ts';
 import { documents } from './documents.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -142,7 +143,7 @@ export const styleEnrichments = pgTable('style_enrichments', {
     .primaryKey()
     .references(() => documents.id, { onDelete: 'cascade' }),
   segmenterVersion: text('segmenter_version').notNull(),
-  outcome: text('outcome', { enum: caseOutcomes }),
+  outcome: text('outcome', { enum: outcomes }),
   segments: integer('segments').notNull(),
   enrichedAt: timestamp('enriched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
