@@ -46,7 +46,7 @@ export const halacha_review = defineTool({
   async run({ ctx, input, gate }) {
     const reviewer = gate?.owner ?? ctx.agent;
     const reason = gate?.reason ?? null;
-    const content = `${input.text ?? ''}\u0000${input.topic ?? ''}`;
+    const content = JSON.stringify([input.text ?? null, input.topic ?? null]);
     const result = await ctx.db.transaction(async (tx) => {
       // The row lock serialises reviews of one holding: a concurrent repeat finds the first one's row.
       const [holding] = await tx

@@ -63,7 +63,7 @@ export const holdingReviews = pgTable(
       .notNull()
       .references(() => holdings.id, { onDelete: 'cascade' }),
     decision: text('decision', { enum: holdingDecisions }).notNull(),
-    /** The edited wording and the topic, as one key: "<text>\u0000<topic>". */
+    /** The edited wording and the topic, as one key: JSON [text, topic]. */
     content: text('content').notNull(),
     text: text('text'),
     topic: text('topic'),
