@@ -9,7 +9,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { Document, Packer, PageBreak, Paragraph, TextRun } from 'docx';
 import { PDFDocument, type PDFFont, PDFHexString } from 'pdf-lib';
 
-const FIXTURE_DIRS = ['hebrew', 'case_file'] as const;
+const FIXTURE_DIRS = ['hebrew', 'case_file', 'library'] as const;
 const chosen = process.argv.slice(2);
 for (const name of chosen) {
   if (!(FIXTURE_DIRS as readonly string[]).includes(name)) throw new Error(`unknown fixture folder ${name}`);
