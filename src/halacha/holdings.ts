@@ -46,39 +46,42 @@ const NORM_CUES = CUES.map((c) => ({ cue: c, norm: normalizeHebrew(c) }));
 /** A sentence in a party's voice: what it argues, not what the court or the committee holds. */
 const PARTY_VOICE = cueList(
   'לטענת',
-  'לטענתמ',
-  'לטענתו',
-  'לטענתה',
   'טענת העוררימ',
   'טענת העורר',
   'טענת העוררת',
   'טענת המשיבה',
   'טענת המשיבימ',
-  'העוררימ טוענימ',
-  'העורר טוענ',
-  'העוררת טוענת',
-  'המשיבה טוענת',
-  'המשיבימ טוענימ',
-  'טוענימ העוררימ',
-  'טוענת המשיבה',
-  'לשיטת העוררימ',
-  'לשיטת המשיבה',
-  'לגישת העוררימ',
-  'לגישת המשיבה',
-  'לדברי העוררימ',
-  'לדברי המשיבה',
-  'בא כוח העוררימ',
-  'באת כוח המשיבה',
-  'בא כוח המשיבה',
-  'בכ העוררימ',
-  'בכ המשיבה',
-  'העוררימ סבורימ',
-  'המשיבה סבורה',
-  'העוררימ מוסיפימ',
-  'המשיבה מוסיפה',
-  'נטענ כי',
+  'לשיטת',
+  'לגישת',
+  'לדברי',
+  'לעמדת',
+  'בא כוח',
+  'באת כוח',
+  'בכ',
+  'נטענ',
   'עוד נטענ',
 );
+/** Within its opening words: «העותרת טוענת כי», «המבקשת סבורה»… */
+const PARTY_VERB = /^(?:\S+ ){0,4}(?:טוענ|סבור|מוסיפ|מדגיש|מבקש\S* לקבוע)/;
+/** A sentence in the court's own voice again, after a party's: «אין בידינו לקבל טענה זו», «איננו מקבלים». */
+const OWN_VOICE = cueList(
+  'אינ בידינו',
+  'אינ בידי',
+  'איננו מקבלימ',
+  'לא מצאנו',
+  'דינ הטענה',
+  'דינה של טענה',
+  'אינ לקבל',
+  'אולמ',
+  'ואולמ',
+  'ברמ',
+  'לדעתנו',
+  'לטעמנו',
+  'אנו סבורימ',
+  'איננו סבורימ',
+);
+
+const partyVoice = (norm: string) => hasCue(norm.split(' ').slice(0, 6).join(' '), PARTY_VOICE) || PARTY_VERB.test(norm);
 
 /** The sentences of a paragraph, as offsets into it: a stop, question or exclamation mark before a space or the end. */
 export function sentences(text: string): { start: number; end: number }[] {
@@ -124,11 +127,21 @@ export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
       }
       if (inClaims) continue;
       const text = page.slice(block.start, block.end);
+      // A paragraph opened in a party's voice stays in it until the court speaks again.
+      let party = false;
+      let from: number | null = null;
       for (const s of sentences(text)) {
         const norm = normalizeHebrew(text.slice(s.start, s.end));
+        if (partyVoice(norm)) party = true;
+        else if (hasCue(norm, OWN_VOICE)) party = false;
+        if (party) {
+          from = null;
+          continue;
+        }
+        from ??= s.start;
         const cue = cueOf(norm);
-        if (cue === null || hasCue(norm, PARTY_VOICE)) continue;
-        const start = block.start + s.start;
+        if (cue === null) continue;
+        const start = block.start + from;
         out.push({ page: i + 1, start, end: block.end, text: page.slice(start, block.end), cue });
         break;
       }

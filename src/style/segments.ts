@@ -6,7 +6,7 @@
 // runs to the start of the next; a part over two pages is one segment per page. The decision's outcome is
 // read from its outcome part (else its last paragraphs).
 import { headingSection } from '../analysis/claims.ts';
-import { type Block, pageBlocks } from '../analysis/layout.ts';
+import { headingLike, labelOf } from '../analysis/layout.ts';
 import type { StylePart } from '../db/schema/holdings.ts';
 import type { Outcome } from '../precedents/vocabulary.ts';
 import { normalizeHebrew } from '../search/normalize.ts';
@@ -50,8 +50,6 @@ export function headingPart(norm: string): StylePart | null {
   return null;
 }
 
-const isKnown = (norm: string) => headingPart(norm) !== null || DECISION.test(norm);
-
 /** The line that opens the decision itself. */
 const DECISION = new RegExp(`^(?:${n('החלטה')}|${n('פסק דין')}|${n('החלטה סופית')})$`);
 /** A line that names a party. */
@@ -88,12 +86,34 @@ export function readOutcome(text: string): Outcome | null {
   return null;
 }
 
+/** The lines of a page with their offsets (trimmed), and each line's text without its paragraph number. */
+function lines(page: string): { start: number; end: number; text: string; norm: string; numbered: boolean }[] {
+  const out: { start: number; end: number; text: string; norm: string; numbered: boolean }[] = [];
+  let at = 0;
+  for (const raw of page.split('\n')) {
+    const lineStart = at;
+    at += raw.length + 1;
+    const text = raw.trim();
+    if (text === '') continue;
+    const start = lineStart + raw.length - raw.trimStart().length;
+    const label = labelOf(text);
+    out.push({
+      start,
+      end: start + text.length,
+      text,
+      norm: n(label === null ? text : text.slice(label.length)),
+      numbered: label !== null,
+    });
+  }
+  return out;
+}
+
+/** A heading line: short, not ending a sentence (a numbered one too: «ג. דיון והכרעה»). */
+const shortLine = (line: { text: string; norm: string }) =>
+  headingLike(line.text) || (line.norm.split(' ').length <= 5 && !/[.,;]$/.test(line.text));
+
 /** The parts of a decision, one segment per part and page, in reading order. */
-export function segmentDecision(pages: readonly string[]): {
-  segments: StyleSegment[];
-  outcome: Outcome | null;
-} {
-  const blocks = pages.map((p) => pageBlocks(p, isKnown));
+export function segmentDecision(pages: readonly string[]): { segments: StyleSegment[]; outcome: Outcome | null } {
   const bounds: Boundary[] = [];
   let current: StylePart | null = null;
   const open = (part: StylePart, heading: string | null, page: number, at: number) => {
@@ -101,40 +121,42 @@ export function segmentDecision(pages: readonly string[]): {
     bounds.push({ part, heading, page, at });
     current = part;
   };
-  // Where the body starts: the «החלטה» line, else the first part heading.
-  let decided = false;
+  // Before the body: header, then parties; the «החלטה» title closes them and the body opens on the next line.
+  let body = false;
+  let titled = false;
   pages.forEach((text, i) => {
     const page = i + 1;
-    for (const block of blocks[i] as Block[]) {
-      const line = text.slice(block.start, block.end);
-      if (current === null) open('header', null, page, block.start);
+    for (const line of lines(text)) {
+      if (current === null) open('header', null, page, line.start);
       if (current === 'signatures') continue;
-      if (SIGNATURE.test(block.norm)) {
-        open('signatures', null, page, block.start);
+      if (SIGNATURE.test(line.norm)) {
+        open('signatures', null, page, line.start);
         continue;
       }
-      const part = block.kind === 'heading' ? headingPart(block.norm) : null;
+      const part = shortLine(line) ? headingPart(line.norm) : null;
       if (part !== null) {
-        decided = true;
-        open(part, line, page, lineStart(text, block.start));
+        body = true;
+        open(part, line.text, page, line.start);
         continue;
       }
-      if (!decided) {
-        if (block.kind === 'heading' && DECISION.test(block.norm)) {
-          decided = true;
-          open('background', null, page, lineStart(text, block.start));
-          continue;
+      if (!body) {
+        if (titled) {
+          body = true;
+          open('background', null, page, line.start);
+        } else if (shortLine(line) && DECISION.test(line.norm)) {
+          titled = true;
+        } else if (current === 'header' && PARTY.test(line.norm)) {
+          open('parties', null, page, line.start);
         }
-        if (current === 'header' && PARTY.test(block.norm)) open('parties', null, page, block.start);
         continue;
       }
       if (
-        block.kind === 'paragraph' &&
+        line.numbered &&
         (current === 'discussion' || current === 'background') &&
-        CLOSING.test(block.norm) &&
-        readOutcome(line) !== null
+        CLOSING.test(line.norm) &&
+        readOutcome(line.text) !== null
       ) {
-        open('outcome', null, page, lineStart(text, block.start));
+        open('outcome', null, page, line.start);
       }
     }
   });
@@ -164,11 +186,4 @@ export function segmentDecision(pages: readonly string[]): {
   const tail = segments.filter((s) => s.part !== 'signatures').slice(-1)[0]?.text ?? '';
   const outcome = readOutcome(closing.length > 0 ? closing.join('\n') : tail.slice(-600));
   return { segments, outcome };
-}
-
-/** The start of the line that holds `at` (a numbered heading starts at its number). */
-function lineStart(text: string, at: number): number {
-  const nl = text.lastIndexOf('\n', at - 1);
-  const from = nl + 1;
-  return /^\s*$/.test(text.slice(from, at)) || /^[\s\dא-ת().]*$/.test(text.slice(from, at)) ? from : at;
 }

@@ -32,7 +32,7 @@ export const RULING = `בבית המשפט העליון בשבתו כבית מש
 /** The holdings in it, as the opening words of each (page, text start). */
 export const RULING_HOLDINGS = [
   { page: 1, opens: 'הלכה היא כי הקלה אינה כלי', cue: 'הלכה היא' },
-  { page: 1, opens: 'המבחן הוא אם הסטייה', cue: 'המבחן הוא' },
+  { page: 1, opens: 'אין בידינו לקבל טענה זו. המבחן הוא', cue: 'המבחן הוא' },
   { page: 2, opens: 'לא אחת נפסק כי ועדת ערר', cue: 'לא אחת נפסק' },
 ] as const;
 
