@@ -10,11 +10,14 @@ import { jobs } from '../../../src/db/schema/jobs.ts';
 import { createDocument } from '../../../src/documents/pipeline.ts';
 import { documentPageTexts } from '../../../src/extractors/framework.ts';
 import { holdingExtractor } from '../../../src/halacha/extractor.ts';
+import { libraryAnswers, libraryNames } from '../../fixtures/library/library.ts';
 import { ALL_STACKS, DB_STACKS, deniedTo, forEachStack, twentyAtOnce } from '../../harness/analysis.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
+import { seedLibrary } from '../../harness/holdings_fixtures.ts';
 import { rerun } from '../../harness/rerun.ts';
+import { score, ws } from '../../harness/scores.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { RULING, RULING_HOLDINGS, seedRuling } from './_halacha.ts';
+import { extractHoldings, RULING, RULING_HOLDINGS, seedRuling } from './_halacha.ts';
 
 type Data = ToolData<typeof halacha_extract>;
 
@@ -130,3 +133,32 @@ forEachStack('halacha_extract under concurrency', ALL_STACKS, (server) => {
 });
 
 deniedTo('halacha_extract', 'writer', () => ({ document_id: crypto.randomUUID(), wait_ms: 1000 }));
+
+forEachStack('halacha_extract on the library fixture', [{ db: 'pglite', kv: 'postgres' }], (server) => {
+  for (const format of ['pdf', 'docx'] as const) {
+    it(`finds the fixture’s holdings in ${format} with recall and precision ≥ 95%`, async () => {
+      const s = server();
+      const names = libraryNames.filter((n) => libraryAnswers.documents[n]?.corpus !== 'style');
+      const ids = await seedLibrary(s.db.db, names, format);
+      const found: { page: number; text: string }[] = [];
+      const wanted: { page: number; text: string }[] = [];
+      for (const [name, id] of ids) {
+        await extractHoldings(s, id);
+        const rows = await s.db.db.select().from(holdings).where(eq(holdings.documentId, id));
+        found.push(...rows.map((r) => ({ page: r.page, text: `${name}|${ws(r.text)}` })));
+        wanted.push(
+          ...(libraryAnswers.documents[name]?.holdings ?? []).map((h) => ({
+            page: h.page,
+            text: `${name}|${ws(h.text)}`,
+          })),
+        );
+      }
+      const sc = score(found, wanted);
+      console.log(
+        `holdings (${format}): recall ${(100 * sc.recall).toFixed(1)}% precision ${(100 * sc.precision).toFixed(1)}% (${sc.tp} of ${wanted.length}, ${sc.fp} extra)`,
+      );
+      expect(sc.recall).toBeGreaterThanOrEqual(0.95);
+      expect(sc.precision).toBeGreaterThanOrEqual(0.95);
+    });
+  }
+});
