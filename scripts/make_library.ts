@@ -202,7 +202,9 @@ await writeFile(
 );
 console.log(`library: ${stems.length} documents, ${Object.keys(ABSENT).length} absent rulings`);
 // Formatted as the repository's formatter keeps JSON, so the check passes on a fresh run.
-execFileSync('npx', ['biome', 'format', '--write', new URL('answers.json', dir).pathname], { stdio: 'inherit' });
+execFileSync('npx', ['biome', 'format', '--write', new URL('answers.json', dir).pathname], {
+  stdio: 'inherit',
+});
 execFileSync(process.execPath, [new URL('make_fixtures.ts', import.meta.url).pathname, 'library'], {
   stdio: 'inherit',
 });

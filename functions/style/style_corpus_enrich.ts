@@ -114,11 +114,11 @@ export const style_corpus_enrich = defineTool({
         outcomes,
       };
     }
-    const next = extractionNext(ctx, {
-      done: run.done,
-      failed,
-      readTool: 'style_corpus_pending_list',
-    });
+    const left = ctx.holds('style_corpus_pending_list') ? 'style_corpus_pending_list shows what is left' : '';
+    const next =
+      run.done && !failed
+        ? `Done: each part is stored for the drafting tools${left === '' ? '' : `; ${left}`}.`
+        : extractionNext(ctx, { done: run.done, failed, readTool: 'style_corpus_pending_list' });
     return ok(
       { jobs: run.jobs, skipped: targets.skipped, done: run.done, summary: found, next },
       found !== null

@@ -81,7 +81,8 @@ const OWN_VOICE = cueList(
   'איננו סבורימ',
 );
 
-const partyVoice = (norm: string) => hasCue(norm.split(' ').slice(0, 6).join(' '), PARTY_VOICE) || PARTY_VERB.test(norm);
+const partyVoice = (norm: string) =>
+  hasCue(norm.split(' ').slice(0, 6).join(' '), PARTY_VOICE) || PARTY_VERB.test(norm);
 
 /** The sentences of a paragraph, as offsets into it: a stop, question or exclamation mark before a space or the end. */
 export function sentences(text: string): { start: number; end: number }[] {

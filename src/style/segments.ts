@@ -87,7 +87,9 @@ export function readOutcome(text: string): Outcome | null {
 }
 
 /** The lines of a page with their offsets (trimmed), and each line's text without its paragraph number. */
-function lines(page: string): { start: number; end: number; text: string; norm: string; numbered: boolean }[] {
+function lines(
+  page: string,
+): { start: number; end: number; text: string; norm: string; numbered: boolean }[] {
   const out: { start: number; end: number; text: string; norm: string; numbered: boolean }[] = [];
   let at = 0;
   for (const raw of page.split('\n')) {
@@ -113,7 +115,10 @@ const shortLine = (line: { text: string; norm: string }) =>
   headingLike(line.text) || (line.norm.split(' ').length <= 5 && !/[.,;]$/.test(line.text));
 
 /** The parts of a decision, one segment per part and page, in reading order. */
-export function segmentDecision(pages: readonly string[]): { segments: StyleSegment[]; outcome: Outcome | null } {
+export function segmentDecision(pages: readonly string[]): {
+  segments: StyleSegment[];
+  outcome: Outcome | null;
+} {
   const bounds: Boundary[] = [];
   let current: StylePart | null = null;
   const open = (part: StylePart, heading: string | null, page: number, at: number) => {
