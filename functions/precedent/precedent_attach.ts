@@ -40,6 +40,9 @@ export const precedent_attach = defineTool({
     created: z.boolean().describe('false when this quote was already pinned there: the first is returned'),
   }),
   mutates: 'write',
+  // The durable key answers every repeat (created false): a stored answer could describe a precedent detached
+  // since, and a repeat in another spelling of the citation or the quote is the same operation.
+  setSemantics: true,
   precheck(input) {
     if (input.page !== undefined && input.document_id === undefined) {
       throw invalidArg('page', 'needs document_id', 'Name the document the page belongs to.');
