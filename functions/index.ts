@@ -10,6 +10,9 @@ import { case_final_text_get } from './case/case_final_text_get.ts';
 import { case_get } from './case/case_get.ts';
 import { case_list } from './case/case_list.ts';
 import { case_update } from './case/case_update.ts';
+import { citation_extract } from './citation/citation_extract.ts';
+import { citation_incoming_list } from './citation/citation_incoming_list.ts';
+import { citation_list } from './citation/citation_list.ts';
 import { claim_extract } from './claim/claim_extract.ts';
 import { claim_list } from './claim/claim_list.ts';
 import { claim_record } from './claim/claim_record.ts';
@@ -43,7 +46,15 @@ import { halacha_extract } from './halacha/halacha_extract.ts';
 import { halacha_list } from './halacha/halacha_list.ts';
 import { halacha_review } from './halacha/halacha_review.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
+import { internal_decision_get } from './internal/internal_decision_get.ts';
+import { internal_decision_list } from './internal/internal_decision_list.ts';
 import { library_add } from './library/library_add.ts';
+import { library_get } from './library/library_get.ts';
+import { library_list } from './library/library_list.ts';
+import { library_metadata_extract } from './library/library_metadata_extract.ts';
+import { missing_precedent_close } from './missing_precedent/missing_precedent_close.ts';
+import { missing_precedent_create } from './missing_precedent/missing_precedent_create.ts';
+import { missing_precedent_list } from './missing_precedent/missing_precedent_list.ts';
 import { precedent_attach } from './precedent/precedent_attach.ts';
 import { precedent_detach } from './precedent/precedent_detach.ts';
 import { precedent_list } from './precedent/precedent_list.ts';
@@ -106,6 +117,17 @@ export const tools = {
   argument_list,
   appraiser_fact_extract,
   appraiser_fact_get,
+  library_list,
+  library_get,
+  internal_decision_list,
+  internal_decision_get,
+  library_metadata_extract,
+  citation_extract,
+  citation_list,
+  citation_incoming_list,
+  missing_precedent_create,
+  missing_precedent_list,
+  missing_precedent_close,
   halacha_extract,
   halacha_list,
   halacha_review,
