@@ -1,7 +1,11 @@
 // What the precedent tools share: the natural key's parts (the citation's proceeding key, the quote and the
 // section normalised), and a precedent as they return it.
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import * as z from 'zod';
+import { documents } from '../../src/db/schema/documents.ts';
 import type { casePrecedents } from '../../src/db/schema/holdings.ts';
+import { decisionMetadata } from '../../src/db/schema/precedents.ts';
+import type { Db } from '../../src/db/types.ts';
 import { findProceedings } from '../../src/legal/proceedings.ts';
 import { normalizeHebrew } from '../../src/search/normalize.ts';
 
@@ -29,6 +33,10 @@ export const precedentOutput = z.object({
   citation_key: z.string().describe('The proceeding it names, normalised (one key per proceeding)'),
   quote: z.string(),
   document_id: z.uuid().nullable().describe('The ruling or decision quoted, when given'),
+  cited_document_id: z
+    .uuid()
+    .nullable()
+    .describe('The library or internal document of that number: the one given, else one found by its number'),
   page: z.int().nullable(),
   created_by: z.string(),
   created_at: z.iso.datetime(),
@@ -36,7 +44,30 @@ export const precedentOutput = z.object({
 
 type PrecedentRow = typeof casePrecedents.$inferSelect;
 
-export const precedentView = (p: PrecedentRow, caseNumber: string): z.output<typeof precedentOutput> => ({
+/** The library or internal document of each proceeding key, when one has that number (the first stored). */
+export async function citedDocuments(db: Db, keys: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (keys.length === 0) return out;
+  const rows = await db
+    .select({ key: decisionMetadata.numberKey, id: documents.id })
+    .from(decisionMetadata)
+    .innerJoin(documents, eq(documents.id, decisionMetadata.documentId))
+    .where(
+      and(
+        inArray(decisionMetadata.numberKey, [...new Set(keys)]),
+        inArray(documents.corpus, ['library', 'internal']),
+      ),
+    )
+    .orderBy(asc(documents.createdAt), asc(documents.id));
+  for (const r of rows) if (r.key !== null && !out.has(r.key)) out.set(r.key, r.id);
+  return out;
+}
+
+export const precedentView = (
+  p: PrecedentRow,
+  caseNumber: string,
+  cited: ReadonlyMap<string, string>,
+): z.output<typeof precedentOutput> => ({
   precedent_id: p.id,
   case_id: p.caseId,
   case_number: caseNumber,
@@ -45,6 +76,7 @@ export const precedentView = (p: PrecedentRow, caseNumber: string): z.output<typ
   citation_key: p.citationKey,
   quote: p.quote,
   document_id: p.documentId,
+  cited_document_id: p.documentId ?? cited.get(p.citationKey) ?? null,
   page: p.page,
   created_by: p.createdBy,
   created_at: p.createdAt.toISOString(),

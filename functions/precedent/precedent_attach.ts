@@ -8,7 +8,14 @@ import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { loadDocument } from '../../src/domain/documents.ts';
-import { citationKey, precedentOutput, precedentView, quoteKey, sectionKey } from './_shared.ts';
+import {
+  citationKey,
+  citedDocuments,
+  precedentOutput,
+  precedentView,
+  quoteKey,
+  sectionKey,
+} from './_shared.ts';
 
 export const precedent_attach = defineTool({
   name: 'precedent_attach',
@@ -105,9 +112,13 @@ export const precedent_attach = defineTool({
       })
       .onConflictDoNothing()
       .returning();
+    const cited = await citedDocuments(ctx.db, [key.citationKey]);
     const created = inserted[0];
     if (created !== undefined) {
-      return ok({ precedent: precedentView(created, kase.caseNumber), created: true }, 'Precedent attached');
+      return ok(
+        { precedent: precedentView(created, kase.caseNumber, cited), created: true },
+        'Precedent attached',
+      );
     }
     const [existing] = await ctx.db
       .select()
@@ -141,7 +152,7 @@ export const precedent_attach = defineTool({
       );
     }
     return ok(
-      { precedent: precedentView(existing, kase.caseNumber), created: false },
+      { precedent: precedentView(existing, kase.caseNumber, cited), created: false },
       'Already attached; the precedent is returned as it is',
     );
   },

@@ -7,7 +7,7 @@ import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
-import { citationKey, precedentOutput, precedentView, sectionKey } from './_shared.ts';
+import { citationKey, citedDocuments, precedentOutput, precedentView, sectionKey } from './_shared.ts';
 
 export const precedent_list = defineTool({
   name: 'precedent_list',
@@ -55,10 +55,14 @@ export const precedent_list = defineTool({
       .where(and(...where))
       .orderBy(asc(casePrecedents.seq))
       .limit(page.limit + 1);
+    const cited = await citedDocuments(
+      ctx.db,
+      rows.filter((r) => r.p.documentId === null).map((r) => r.p.citationKey),
+    );
     return page.from(
       rows,
       (r) => [r.p.seq] as const,
-      (r) => precedentView(r.p, r.caseNumber),
+      (r) => precedentView(r.p, r.caseNumber, cited),
     );
   },
 });

@@ -7,7 +7,7 @@ import type { ToolData } from '../../../src/contract/define.ts';
 import { DB_STACKS, deleteCase, deniedTo, forEachStack } from '../../harness/analysis.ts';
 import { seedCase } from '../../harness/documents.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
-import { attach, QUOTE } from './_precedent.ts';
+import { attach, QUOTE, seedQuoted } from './_precedent.ts';
 
 type List = ToolData<typeof precedent_list>;
 
@@ -50,6 +50,19 @@ forEachStack('precedent_list', DB_STACKS, (server) => {
     const pasted = expectOk<List>(await list({ citation: `${number}; ע״א 1108/97`, case_id: one }));
     expect(pasted.items).toHaveLength(2);
     expect(await list({ citation: 'בג"ץ 1/99' })).toMatchObject({ ok: true, status: 'empty' });
+    expect(linked.items.every((p) => p.cited_document_id === null)).toBe(true);
+  });
+
+  it('names the library document of the cited number once the library has it', async () => {
+    const s = server();
+    const caseId = await seedCase(s.db.db);
+    const documentId = await seedQuoted(s.db.db);
+    expectOk(
+      await s.call('researcher', 'library_metadata_extract', { document_id: documentId, wait_ms: 10_000 }),
+    );
+    await attach(s, { case_id: caseId, section: 'discussion', citation: 'עע״מ 9001/2019', quote: QUOTE });
+    const listed = expectOk<List>(await list({ case_id: caseId }));
+    expect(listed.items[0]).toMatchObject({ document_id: null, cited_document_id: documentId });
   });
 
   it('refuses: neither case nor citation, more than 20 numbers (invalid_args); a deleted case (not_found)', async () => {
