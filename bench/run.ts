@@ -17,11 +17,15 @@
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
+ * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
+ *   decisions, and the p50 of citation_incoming_list for the ruling they all cite.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
- *   analysis_pages_per_s=…` (2025-era stateless requests over echo, then the queue, search and analysis figures).
+ *   analysis_pages_per_s=… citations_per_s=… citation_incoming_p50_ms=…` (2025-era stateless requests over
+ *   echo, then the queue, search, analysis and citation figures).
  */
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
+import { runCitationBench } from './citations.ts';
 import { startEcho } from './echo.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
@@ -69,5 +73,6 @@ await Promise.all([bench.db.close(), bench.kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const citations = await runCitationBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...citations });

@@ -62,7 +62,7 @@ ALTER TABLE "missing_precedents" ADD CONSTRAINT "missing_precedents_case_id_case
 ALTER TABLE "missing_precedents" ADD CONSTRAINT "missing_precedents_document_id_documents_id_fk" FOREIGN KEY ("document_id") REFERENCES "public"."documents"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "missing_precedents" ADD CONSTRAINT "missing_precedents_citation_id_citations_id_fk" FOREIGN KEY ("citation_id") REFERENCES "public"."citations"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "citations_key_idx" ON "citations" USING btree ("key");--> statement-breakpoint
-CREATE INDEX "citations_cited_idx" ON "citations" USING btree ("cited_document_id","document_id");--> statement-breakpoint
+CREATE INDEX "citations_cited_idx" ON "citations" USING btree ("cited_document_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "decision_metadata_number_key_idx" ON "decision_metadata" USING btree ("number_key");--> statement-breakpoint
 CREATE INDEX "decision_metadata_date_idx" ON "decision_metadata" USING btree ("decision_date","document_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "missing_precedents_open_key" ON "missing_precedents" USING btree ("key") WHERE "missing_precedents"."status" = 'open';--> statement-breakpoint

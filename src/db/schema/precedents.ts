@@ -95,7 +95,8 @@ export const citations = pgTable(
   (t) => [
     unique('citations_finding').on(t.documentId, t.fingerprint),
     index('citations_key_idx').on(t.key),
-    index('citations_cited_idx').on(t.citedDocumentId, t.documentId),
+    // Who cites a document, in the order citation_incoming_list pages them.
+    index('citations_cited_idx').on(t.citedDocumentId, t.createdAt, t.id),
   ],
 );
 
