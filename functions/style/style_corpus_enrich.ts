@@ -1,10 +1,10 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
-import { type DocumentRow, documents } from '../../src/db/schema/documents.ts';
+import { documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments, stylePartNames, styleSegments } from '../../src/db/schema/holdings.ts';
 import {
   type ExtractionTargets,
@@ -31,20 +31,23 @@ const summary = z.object({
     .describe('Each decision’s outcome as read (null: not found)'),
 });
 
-/** Up to MAX_EXTRACT_DOCUMENTS pending style documents: the ready ones to run, the others listed as skipped. */
+/**
+ * Up to MAX_EXTRACT_DOCUMENTS pending style documents whose text is ready, oldest first, and as many of those
+ * whose text is not, listed as skipped (they never crowd out the ready ones).
+ */
 async function pendingTargets(ctx: ToolContext): Promise<ExtractionTargets> {
-  const rows: DocumentRow[] = (
-    await ctx.db
+  const pending = (ready: boolean) =>
+    ctx.db
       .select({ d: documents })
       .from(documents)
       .leftJoin(styleEnrichments, eq(styleEnrichments.documentId, documents.id))
-      .where(pendingStyle)
+      .where(and(pendingStyle, ready ? eq(documents.status, 'ready') : ne(documents.status, 'ready')))
       .orderBy(asc(documents.createdAt), asc(documents.id))
-      .limit(MAX_EXTRACT_DOCUMENTS)
-  ).map((r) => r.d);
+      .limit(MAX_EXTRACT_DOCUMENTS);
+  const [ready, waiting] = [await pending(true), await pending(false)];
   return {
-    documents: rows.filter((d) => d.status === 'ready'),
-    skipped: rows.filter((d) => d.status !== 'ready').map((d) => ({ document_id: d.id, status: d.status })),
+    documents: ready.map((r) => r.d),
+    skipped: waiting.map(({ d }) => ({ document_id: d.id, status: d.status })),
   };
 }
 
