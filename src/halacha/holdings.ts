@@ -1,12 +1,12 @@
 // Candidate holdings (הלכות) of a ruling or a committee decision, by rule: a paragraph whose own voice states a
 // rule with a holding cue (נקבע כי, הלכה היא, הכלל הוא, המבחן הוא, לא אחת נפסק, אנו קובעים, מכאן ש…). A
 // paragraph that only reports what a party argues is never a holding, however it is worded: every paragraph
-// under a claims heading (טענות הצדדים, טענות העוררים…), and every sentence attributed to a party (לטענת
-// העוררים, המשיבה טוענת…). The candidate runs from the first sentence that carries the cue in the
+// under a claims heading (טענות הצדדים, טענות העוררים…) or a background heading (רקע, העובדות), and every
+// sentence attributed to a party (לטענת העוררים, המשיבה טוענת…) with those after it until the court speaks. The candidate runs from the first sentence that carries the cue in the
 // committee's or the court's own voice to the end of its paragraph. The owner decides what is a holding.
-import { headingSection } from '../analysis/claims.ts';
 import { cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
 import { normalizeHebrew } from '../search/normalize.ts';
+import { headingPart } from '../style/segments.ts';
 
 export interface HoldingCandidate {
   page: number;
@@ -113,20 +113,26 @@ function cueOf(norm: string): string | null {
   return best?.cue ?? null;
 }
 
-/** Headings that open a part where a party speaks (the claims); any other heading ends it. */
-const isClaimsHeading = (norm: string) => headingSection(norm)?.type === 'claims';
+/**
+ * Headings that open a part where no holding is stated: the parties' claims, and the background (an earlier
+ * decision's «נקבע כי» there reports what was decided in the case, not a rule). Any other heading ends it.
+ */
+const isSkippedHeading = (norm: string) => {
+  const part = headingPart(norm);
+  return part === 'claims' || part === 'background';
+};
 
 /** Candidate holdings of one document, in reading order. */
 export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
   const out: HoldingCandidate[] = [];
-  let inClaims = false;
+  let skipped = false;
   pages.forEach((page, i) => {
-    for (const block of pageBlocks(page, (n) => headingSection(n) !== null)) {
+    for (const block of pageBlocks(page, (n) => headingPart(n) !== null)) {
       if (block.kind === 'heading') {
-        inClaims = isClaimsHeading(block.norm);
+        skipped = isSkippedHeading(block.norm);
         continue;
       }
-      if (inClaims) continue;
+      if (skipped) continue;
       const text = page.slice(block.start, block.end);
       // A paragraph opened in a party's voice stays in it until the court speaks again.
       let party = false;

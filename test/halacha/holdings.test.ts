@@ -53,8 +53,10 @@ describe('holding rules', () => {
     ]);
   });
 
-  it('skip every paragraph under a claims heading, whatever its words', () => {
+  it('skip every paragraph under a claims or background heading, whatever its words', () => {
     const page = [
+      'רקע',
+      '1. בהחלטה הקודמת נקבע כי העוררים ישלמו את ההיטל.',
       'טענות הצדדים',
       '1. הלכה היא כי יש לקבל את הערר.',
       'דיון והכרעה',
