@@ -57,28 +57,34 @@ export const missing_precedent_create = defineTool({
           : 'It needs no missing precedent.',
       });
     }
-    const [inserted] = await ctx.db
-      .insert(missingPrecedents)
-      .values({
-        id: crypto.randomUUID(),
-        key,
-        citation: input.citation,
-        caseId: input.case_id ?? null,
-        context: input.context,
-        createdBy: ctx.agent,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted !== undefined)
-      return ok({ missing_precedent: missingView(inserted), created: true }, `Recorded ${key} as missing`);
-    const [open] = await ctx.db
-      .select()
-      .from(missingPrecedents)
-      .where(and(eq(missingPrecedents.key, key), eq(missingPrecedents.status, 'open')));
-    if (open === undefined) throw new ToolError('in_progress', 'The record is changing; call again');
-    return ok(
-      { missing_precedent: missingView(open), created: false },
-      `${key} is already recorded as missing`,
-    );
+    // The open record of the number is this one's answer; one closed meanwhile leaves room for a new one.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [inserted] = await ctx.db
+        .insert(missingPrecedents)
+        .values({
+          id: crypto.randomUUID(),
+          key,
+          citation: input.citation,
+          caseId: input.case_id ?? null,
+          context: input.context,
+          createdBy: ctx.agent,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (inserted !== undefined) {
+        return ok({ missing_precedent: missingView(inserted), created: true }, `Recorded ${key} as missing`);
+      }
+      const [open] = await ctx.db
+        .select()
+        .from(missingPrecedents)
+        .where(and(eq(missingPrecedents.key, key), eq(missingPrecedents.status, 'open')));
+      if (open !== undefined) {
+        return ok(
+          { missing_precedent: missingView(open), created: false },
+          `${key} is already recorded as missing`,
+        );
+      }
+    }
+    throw new Error(`the open missing precedent of ${key} kept changing`);
   },
 });

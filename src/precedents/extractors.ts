@@ -219,8 +219,10 @@ export const citationExtractor: Extractor = {
     for (let i = 0; i < gone.length; i += BATCH) {
       await tx.delete(citations).where(inArray(citations.id, gone.slice(i, i + BATCH)));
     }
+    // The stored ids (a citation found again keeps its own), for the missing precedents it opens.
+    const idOf = new Map<string, string>();
     for (let i = 0; i < rows.length; i += BATCH) {
-      await tx
+      const stored = await tx
         .insert(citations)
         .values(rows.slice(i, i + BATCH))
         .onConflictDoUpdate({
@@ -235,58 +237,41 @@ export const citationExtractor: Extractor = {
             text: sql`excluded.text`,
             extractorVersion: sql`excluded.extractor_version`,
           },
-        });
+        })
+        .returning({ id: citations.id, fingerprint: citations.fingerprint });
+      for (const r of stored) idOf.set(r.fingerprint, r.id);
     }
     await openMissing(
       tx,
       doc,
-      rows.filter((r) => r.citedDocumentId === null),
+      rows
+        .filter((r) => r.citedDocumentId === null)
+        .map((r) => ({ ...r, id: idOf.get(r.fingerprint) ?? null })),
     );
   },
 };
 
-/** One open missing precedent per number nothing resolves, unless one was ever recorded for it. */
+/**
+ * One open missing precedent per number nothing resolves, unless one was ever recorded for it: one statement
+ * for all of a document's numbers (the open-key unique index settles two documents' jobs racing).
+ */
 async function openMissing(
   tx: DbOrTx,
   doc: DocumentRow,
-  unresolved: readonly { key: string; text: string; passage: string; fingerprint: string }[],
+  unresolved: readonly { key: string; text: string; passage: string; id: string | null }[],
 ): Promise<void> {
   const firsts = new Map<string, (typeof unresolved)[number]>();
   for (const c of unresolved) if (!firsts.has(c.key)) firsts.set(c.key, c);
   if (firsts.size === 0) return;
-  const ids = await tx
-    .select({ id: citations.id, fingerprint: citations.fingerprint })
-    .from(citations)
-    .where(
-      and(
-        eq(citations.documentId, doc.id),
-        inArray(
-          citations.fingerprint,
-          [...firsts.values()].map((c) => c.fingerprint),
-        ),
-      ),
-    );
-  const idOf = new Map(ids.map((r) => [r.fingerprint, r.id]));
-  for (const c of firsts.values()) {
-    const known = await tx
-      .select({ id: missingPrecedents.id })
-      .from(missingPrecedents)
-      .where(eq(missingPrecedents.key, c.key))
-      .limit(1);
-    if (known.length > 0) continue;
-    await tx
-      .insert(missingPrecedents)
-      .values({
-        id: crypto.randomUUID(),
-        key: c.key,
-        citation: c.text,
-        caseId: doc.caseId,
-        context: c.passage.slice(0, 2000),
-        citationId: idOf.get(c.fingerprint) ?? null,
-        createdBy: 'citation_extract',
-      })
-      .onConflictDoNothing();
-  }
+  const list = [...firsts.values()];
+  await tx.execute(sql`
+    insert into ${missingPrecedents} (id, key, citation, case_id, context, citation_id, created_by)
+    select gen_random_uuid(), n.key, n.citation, ${doc.caseId}::uuid, n.context, n.citation_id, 'citation_extract'
+    from unnest(${sql.param(list.map((c) => c.key))}::text[], ${sql.param(list.map((c) => c.text))}::text[],
+      ${sql.param(list.map((c) => c.passage.slice(0, 2000)))}::text[], ${sql.param(list.map((c) => c.id))}::uuid[])
+      as n(key, citation, context, citation_id)
+    where not exists (select 1 from ${missingPrecedents} m where m.key = n.key)
+    on conflict do nothing`);
 }
 
 /** The extractors of this family, in the order a new document is queued for them. */

@@ -146,7 +146,8 @@ export async function decisionViews(db: Db, docs: readonly DocumentRow[]): Promi
       and(
         inArray(citations.citedDocumentId, ids),
         inArray(citations.treatment, [...negativeTreatments]),
-        liveCiting(citing),
+        // Authorities only: a party's brief that criticises a ruling does not put it in doubt.
+        inArray(citing.corpus, ['library', 'internal']),
       ),
     )
     .orderBy(citing.createdAt, citations.id)

@@ -62,9 +62,20 @@ describe('case document roles and the analysis after upload', () => {
         .filter((j) => j.subject === `document:${id}`)
         .map((j) => j.kind)
         .sort();
-    expect(kindsOf(appeal)).toEqual(['claim_extract', 'document_extract', 'reference_extract']);
-    expect(kindsOf(deciding)).toEqual(['appraiser_fact_extract', 'document_extract', 'reference_extract']);
-    expect(kindsOf(given)).toEqual(['document_extract', 'reference_extract']);
+    // Every case document is also read for the rulings and decisions it cites (citation_extract).
+    expect(kindsOf(appeal)).toEqual([
+      'citation_extract',
+      'claim_extract',
+      'document_extract',
+      'reference_extract',
+    ]);
+    expect(kindsOf(deciding)).toEqual([
+      'appraiser_fact_extract',
+      'citation_extract',
+      'document_extract',
+      'reference_extract',
+    ]);
+    expect(kindsOf(given)).toEqual(['citation_extract', 'document_extract', 'reference_extract']);
     expect(queued.every((j) => j.state === 'succeeded')).toBe(true);
     // The analysis ran on its own: the claims are there without claim_extract.
     const claims = expectOk<Claims>(await s.call('analyst', 'claim_list', { case_id: caseId, limit: 200 }));
@@ -82,6 +93,7 @@ describe('case document roles and the analysis after upload', () => {
     );
     expect(status.kinds.map((k) => k.kind).sort()).toEqual([
       'appraiser_fact_extract',
+      'citation_extract',
       'document_extract',
       'reference_extract',
     ]);

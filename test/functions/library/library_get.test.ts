@@ -6,7 +6,8 @@ import type { library_get } from '../../../functions/library/library_get.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { documentPageTexts } from '../../../src/extractors/framework.ts';
 import { libraryAnswers } from '../../fixtures/library/library.ts';
-import { DB_STACKS, forEachStack } from '../../harness/analysis.ts';
+import { DB_STACKS, deleteCase, forEachStack } from '../../harness/analysis.ts';
+import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
 import { deniedPrecedent, extractLibrary, type Seeded, seedLibrary } from '../../harness/precedents.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 
@@ -45,6 +46,25 @@ forEachStack('library_get', DB_STACKS, (server) => {
       expect.objectContaining({ document_id: ids.R09, treatment: 'criticised', cue: 'יש להסתייג' }),
     ]);
     expect(expectOk<Data>(await get({ document_id: ids.R05 })).items[0]?.negative_treatment).toEqual([]);
+  });
+
+  it('counts a case document’s citation but flags only an authority’s criticism, and forgets a deleted case’s', async () => {
+    const db = server().db.db;
+    const before = expectOk<Data>(await get({ document_id: ids.R01 })).items[0];
+    const caseId = await seedCase(db);
+    const doc = await seedDocument(db, {
+      corpus: 'case',
+      caseId,
+      bytes: textBytes('העוררים: איני שותף לגישה שבעע"מ 9001/19, שכן היא שגויה.'),
+    });
+    expectOk(await server().call('researcher', 'citation_extract', { document_id: doc.id, wait_ms: 10_000 }));
+    const after = expectOk<Data>(await get({ document_id: ids.R01 })).items[0];
+    expect(after?.citations.incoming).toBe((before?.citations.incoming ?? 0) + 1);
+    expect(after?.negative_treatment).toEqual(before?.negative_treatment);
+    await deleteCase(db, caseId);
+    expect(expectOk<Data>(await get({ document_id: ids.R01 })).items[0]?.citations).toEqual(
+      before?.citations,
+    );
   });
 
   it('looks up up to twenty numbers pasted in any written form, naming those it does not hold', async () => {
