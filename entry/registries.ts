@@ -3,9 +3,11 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
-import { extractorJob } from '../src/extractors/framework.ts';
+import { type Extractor, extractorFollowUp, extractorJob } from '../src/extractors/framework.ts';
+import { holdingExtractor } from '../src/halacha/extractor.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
 import { precedentExtractors, precedentsFollowUp } from '../src/precedents/extractors.ts';
+import { styleExtractor } from '../src/style/extractor.ts';
 
 export const tools = toolList;
 
@@ -13,9 +15,15 @@ export const tools = toolList;
  * The work queued for a document once its text exists, in that transaction: a case document's role is
  * detected (when none was given) and the analysis extractors that read it are queued (references, claims,
  * appraisers' facts); a library or internal document's metadata is read, and any decision's or case document's
- * citations (resolving earlier citations of its number).
+ * citations (resolving earlier citations of its number); a library or internal document's candidate holdings are
+ * found, and a style example is cut into the parts of a decision.
  */
-const followUps: readonly FollowUp[] = [analysisFollowUp, precedentsFollowUp];
+const documentExtractors: readonly Extractor[] = [holdingExtractor, styleExtractor];
+const followUps: readonly FollowUp[] = [
+  analysisFollowUp,
+  precedentsFollowUp,
+  ...documentExtractors.map(extractorFollowUp),
+];
 
 /**
  * The production job handlers, by kind: listed explicitly (no discovery). A kind without a handler here is
@@ -23,6 +31,10 @@ const followUps: readonly FollowUp[] = [analysisFollowUp, precedentsFollowUp];
  */
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   [DOCUMENT_EXTRACT]: documentExtractJob(followUps),
-  ...Object.fromEntries(analysisExtractors.map((e) => [e.kind, extractorJob(e)])),
-  ...Object.fromEntries(precedentExtractors.map((e) => [e.kind, extractorJob(e)])),
+  ...Object.fromEntries(
+    [...analysisExtractors, ...precedentExtractors, ...documentExtractors].map((e) => [
+      e.kind,
+      extractorJob(e),
+    ]),
+  ),
 };

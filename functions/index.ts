@@ -42,6 +42,9 @@ import { hai_recover } from './hai/hai_recover.ts';
 import { hai_revoke_session } from './hai/hai_revoke_session.ts';
 import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
+import { halacha_extract } from './halacha/halacha_extract.ts';
+import { halacha_list } from './halacha/halacha_list.ts';
+import { halacha_review } from './halacha/halacha_review.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
 import { internal_decision_get } from './internal/internal_decision_get.ts';
 import { internal_decision_list } from './internal/internal_decision_list.ts';
@@ -52,12 +55,17 @@ import { library_metadata_extract } from './library/library_metadata_extract.ts'
 import { missing_precedent_close } from './missing_precedent/missing_precedent_close.ts';
 import { missing_precedent_create } from './missing_precedent/missing_precedent_create.ts';
 import { missing_precedent_list } from './missing_precedent/missing_precedent_list.ts';
+import { precedent_attach } from './precedent/precedent_attach.ts';
+import { precedent_detach } from './precedent/precedent_detach.ts';
+import { precedent_list } from './precedent/precedent_list.ts';
 import { reference_extract } from './reference/reference_extract.ts';
 import { reference_list } from './reference/reference_list.ts';
 import { search_case } from './search/search_case.ts';
 import { search_internal } from './search/search_internal.ts';
 import { search_library } from './search/search_library.ts';
 import { search_style } from './search/search_style.ts';
+import { style_corpus_enrich } from './style/style_corpus_enrich.ts';
+import { style_corpus_pending_list } from './style/style_corpus_pending_list.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools = {
@@ -120,6 +128,14 @@ export const tools = {
   missing_precedent_create,
   missing_precedent_list,
   missing_precedent_close,
+  halacha_extract,
+  halacha_list,
+  halacha_review,
+  precedent_attach,
+  precedent_list,
+  precedent_detach,
+  style_corpus_enrich,
+  style_corpus_pending_list,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

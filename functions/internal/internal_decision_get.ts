@@ -6,7 +6,7 @@ export const internal_decision_get = defineTool({
   title: 'A committee decision with its metadata and citations',
   description:
     'A committee decision by id or number(s) in any form: each metadata field with its source, ' +
-    'citation counts, and later documents that overrule or criticise it.',
+    'citation counts, its approved holdings, and later documents that overrule or criticise it.',
   input: getInput,
   output: getOutput,
   mutates: false,

@@ -6,7 +6,7 @@ export const library_get = defineTool({
   title: 'A ruling with its metadata and citations',
   description:
     'A library ruling by id or number(s) in any form: each metadata field with its source, citation ' +
-    'counts, and later documents that overrule or criticise it.',
+    'counts, its approved holdings, and later documents that overrule or criticise it.',
   input: getInput,
   output: getOutput,
   mutates: false,

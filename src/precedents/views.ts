@@ -1,6 +1,6 @@
 // What the library and internal-decision tools share: proceeding numbers as lookups take them (any written
 // form, up to 20 in one string), a ruling's or decision's metadata with each field's source, its citation
-// counts and the negative-treatment flag naming the later document.
+// counts, its holdings as the owner approved them, and the negative-treatment flag naming the later document.
 import { aliasedTable, and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { invalidArg } from '../contract/errors.ts';
@@ -9,6 +9,7 @@ import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { citations, type DecisionMetadataRow, decisionMetadata } from '../db/schema/precedents.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOutput } from '../extractors/provenance.ts';
+import { approvedHoldings, approvedHoldingsOutput } from '../halacha/approved.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../legal/proceedings.ts';
 import { type MetadataField, metadataFields, negativeTreatments, treatments } from './vocabulary.ts';
 
@@ -62,6 +63,7 @@ export const decisionOutput = z.object({
     unresolved_outgoing: z.int().describe('Cited but not in the library'),
     incoming: z.int(),
   }),
+  holdings: approvedHoldingsOutput,
   negative_treatment: z
     .array(
       z.object({
@@ -125,6 +127,7 @@ export async function decisionViews(db: Db, docs: readonly DocumentRow[]): Promi
     .innerJoin(citing, eq(citing.id, citations.documentId))
     .where(and(inArray(citations.citedDocumentId, ids), liveCiting(citing)))
     .groupBy(citations.citedDocumentId);
+  const approved = await approvedHoldings(db, ids);
   const citingMeta = aliasedTable(decisionMetadata, 'citing_meta');
   const negative = await db
     .select({
@@ -177,6 +180,7 @@ export async function decisionViews(db: Db, docs: readonly DocumentRow[]): Promi
         unresolved_outgoing: out?.unresolved ?? 0,
         incoming: incoming.find((i) => i.id === doc.id)?.all ?? 0,
       },
+      holdings: approved.get(doc.id) ?? [],
       negative_treatment: later.slice(0, 50).map(({ cited: _c, ...n }) => n),
     };
   });

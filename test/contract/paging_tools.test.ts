@@ -49,6 +49,7 @@ describe('every paging tool caps its page at 200 items', () => {
       document_list: { corpus: 'library' },
       search_internal: { query: 'ערר היטל השבחה' },
       reference_list: { case_id: caseId },
+      precedent_list: { case_id: caseId },
     };
     const args = { ...Object.fromEntries(required.map((p) => [p, fill(p)])), ...oneOf[name] };
     const agent = [...agents.values()].find((a) => a.tools.includes(name))?.name;

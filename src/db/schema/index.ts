@@ -4,6 +4,7 @@ export * from './audit_log.ts';
 export * from './cases.ts';
 export * from './documents.ts';
 export * from './hai.ts';
+export * from './holdings.ts';
 export * from './jobs.ts';
 export * from './kv_entries.ts';
 export * from './owners.ts';

@@ -1,0 +1,60 @@
+// Holdings as durable work (docs/contract.md "Extraction"): one job per library or internal document and
+// extractor version, queued by halacha_extract and after the document's text extraction. A run keeps the
+// candidates it finds again (same ids), drops its own pending candidates it no longer finds, and never touches
+// a holding the owner reviewed.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { holdings } from '../db/schema/holdings.ts';
+import type { DbOrTx } from '../db/types.ts';
+import type { Extractor } from '../extractors/framework.ts';
+import { extractHoldings } from './holdings.ts';
+
+const BATCH = 200;
+
+export const holdingExtractor: Extractor = {
+  kind: 'halacha_extract',
+  version: 'holdings@1',
+  accepts: (d) => d.corpus === 'library' || d.corpus === 'internal',
+  async run(tx: DbOrTx, doc, pages, ctx) {
+    const found = extractHoldings(pages);
+    const span = (h: { page: number; start: number; end: number }) => `${h.page}|${h.start}|${h.end}`;
+    const keep = new Set(found.map(span));
+    const stale = (
+      await tx
+        .select({ id: holdings.id, page: holdings.page, start: holdings.start, end: holdings.end })
+        .from(holdings)
+        .where(and(eq(holdings.documentId, doc.id), eq(holdings.status, 'pending')))
+    )
+      .filter((h) => !keep.has(span(h)))
+      .map((h) => h.id);
+    for (let i = 0; i < stale.length; i += BATCH) {
+      await tx.delete(holdings).where(inArray(holdings.id, stale.slice(i, i + BATCH)));
+    }
+    const now = ctx.now();
+    const rows = found.map((h) => ({
+      id: crypto.randomUUID(),
+      cue: h.cue,
+      documentId: doc.id,
+      page: h.page,
+      start: h.start,
+      end: h.end,
+      text: h.text,
+      extractorVersion: holdingExtractor.version,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < rows.length; i += BATCH) {
+      await tx
+        .insert(holdings)
+        .values(rows.slice(i, i + BATCH))
+        .onConflictDoUpdate({
+          target: [holdings.documentId, holdings.page, holdings.start, holdings.end],
+          set: {
+            cue: sql`excluded.cue`,
+            text: sql`excluded.text`,
+            extractorVersion: sql`excluded.extractor_version`,
+          },
+          setWhere: sql`${holdings.status} = 'pending'`,
+        });
+    }
+  },
+};
