@@ -2,6 +2,8 @@ import type { AnyTool } from '../src/contract/define.ts';
 import { appraiser_fact_extract } from './appraiser/appraiser_fact_extract.ts';
 import { appraiser_fact_get } from './appraiser/appraiser_fact_get.ts';
 import { approval_review } from './approval/approval_review.ts';
+import { block_list } from './block/block_list.ts';
+import { block_write } from './block/block_write.ts';
 import { argument_aggregate } from './argument/argument_aggregate.ts';
 import { argument_list } from './argument/argument_list.ts';
 import { case_create } from './case/case_create.ts';
@@ -98,6 +100,8 @@ export const tools = {
   argument_list,
   appraiser_fact_extract,
   appraiser_fact_get,
+  block_write,
+  block_list,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */
