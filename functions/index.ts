@@ -21,6 +21,7 @@ import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
+import { draft_get } from './draft/draft_get.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
@@ -106,6 +107,7 @@ export const tools = {
   block_list,
   block_edit_apply,
   block_context_get,
+  draft_get,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */
