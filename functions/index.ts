@@ -21,6 +21,8 @@ import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
+import { draft_bookmark_list } from './draft/draft_bookmark_list.ts';
+import { draft_export } from './draft/draft_export.ts';
 import { draft_get } from './draft/draft_get.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
@@ -108,6 +110,8 @@ export const tools = {
   block_edit_apply,
   block_context_get,
   draft_get,
+  draft_export,
+  draft_bookmark_list,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */
