@@ -26,6 +26,7 @@ import { draft_export } from './draft/draft_export.ts';
 import { draft_get } from './draft/draft_get.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
+import { final_version_ingest } from './final/final_version_ingest.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
 import { hai_authorize_session } from './hai/hai_authorize_session.ts';
 import { hai_bind_project } from './hai/hai_bind_project.ts';
@@ -112,6 +113,7 @@ export const tools = {
   draft_get,
   draft_export,
   draft_bookmark_list,
+  final_version_ingest,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

@@ -67,4 +67,7 @@ export async function readZipTexts(zip: Uint8Array, names: readonly string[]): P
   return out;
 }
 
+/** The names of a ZIP file's entries, in order. */
+export const zipNames = (zip: Uint8Array): string[] => entries(zip).map((e) => e.name);
+
 export const isZip = (bytes: Uint8Array) => u32(bytes, 0) === 0x04034b50;
