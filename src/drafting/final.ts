@@ -88,7 +88,11 @@ function distance<T>(a: readonly T[], b: readonly T[]): number {
   for (let i = 1; i <= x.length; i++) {
     const cur = [i];
     for (let j = 1; j <= y.length; j++)
-      cur[j] = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1));
+      cur[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (cur[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1),
+      );
     prev = cur;
   }
   return prev[y.length] ?? 0;

@@ -7,8 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { documents } from '../../../src/db/schema/documents.ts';
-import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { draftExports, finalVersionBlocks, finalVersions } from '../../../src/db/schema/drafting.ts';
+import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
 import { readDocx } from '../../../src/drafting/docx_reader.ts';
 import { mapBlocks } from '../../../src/drafting/final.ts';
 import {
