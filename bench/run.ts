@@ -17,11 +17,13 @@
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
+ * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=…` (2025-era stateless requests over echo, then the queue, search and analysis figures).
  */
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
+import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
@@ -69,5 +71,6 @@ await Promise.all([bench.db.close(), bench.kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const drafting = await runDraftingBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...drafting });
