@@ -19,6 +19,7 @@
  *   the case file fixture scaled to 500 pages.
  * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
  *   decisions, and the p50 of citation_incoming_list for the ruling they all cite.
+ * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=… citations_per_s=… citation_incoming_p50_ms=…` (2025-era stateless requests over
  *   echo, then the queue, search, analysis and citation figures).
@@ -26,6 +27,7 @@
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
 import { runCitationBench } from './citations.ts';
+import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
@@ -74,5 +76,6 @@ const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
 const citations = await runCitationBench();
+const drafting = await runDraftingBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...citations });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...citations, ...drafting });

@@ -3,6 +3,7 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
+import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { type Extractor, extractorFollowUp, extractorJob } from '../src/extractors/framework.ts';
 import { holdingExtractor } from '../src/halacha/extractor.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
@@ -37,4 +38,5 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
       extractorJob(e),
     ]),
   ),
+  [DRAFT_EXPORT]: draftExportJob,
 };

@@ -4,6 +4,10 @@ import { appraiser_fact_get } from './appraiser/appraiser_fact_get.ts';
 import { approval_review } from './approval/approval_review.ts';
 import { argument_aggregate } from './argument/argument_aggregate.ts';
 import { argument_list } from './argument/argument_list.ts';
+import { block_context_get } from './block/block_context_get.ts';
+import { block_edit_apply } from './block/block_edit_apply.ts';
+import { block_list } from './block/block_list.ts';
+import { block_write } from './block/block_write.ts';
 import { case_create } from './case/case_create.ts';
 import { case_delete } from './case/case_delete.ts';
 import { case_final_text_get } from './case/case_final_text_get.ts';
@@ -20,8 +24,12 @@ import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
+import { draft_bookmark_list } from './draft/draft_bookmark_list.ts';
+import { draft_export } from './draft/draft_export.ts';
+import { draft_get } from './draft/draft_get.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
+import { final_version_ingest } from './final/final_version_ingest.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
 import { hai_authorize_session } from './hai/hai_authorize_session.ts';
 import { hai_bind_project } from './hai/hai_bind_project.ts';
@@ -136,6 +144,14 @@ export const tools = {
   precedent_detach,
   style_corpus_enrich,
   style_corpus_pending_list,
+  block_write,
+  block_list,
+  block_edit_apply,
+  block_context_get,
+  draft_get,
+  draft_export,
+  draft_bookmark_list,
+  final_version_ingest,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */
