@@ -13,12 +13,17 @@ import { case_update } from './case/case_update.ts';
 import { claim_extract } from './claim/claim_extract.ts';
 import { claim_list } from './claim/claim_list.ts';
 import { claim_record } from './claim/claim_record.ts';
+import { direction_approve } from './direction/direction_approve.ts';
+import { direction_list } from './direction/direction_list.ts';
+import { direction_propose } from './direction/direction_propose.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
+import { feedback_list } from './feedback/feedback_list.ts';
+import { feedback_record } from './feedback/feedback_record.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
 import { hai_authorize_session } from './hai/hai_authorize_session.ts';
 import { hai_bind_project } from './hai/hai_bind_project.ts';
@@ -41,6 +46,7 @@ import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
 import { library_add } from './library/library_add.ts';
+import { outcome_set } from './outcome/outcome_set.ts';
 import { reference_extract } from './reference/reference_extract.ts';
 import { reference_list } from './reference/reference_list.ts';
 import { search_case } from './search/search_case.ts';
@@ -98,6 +104,12 @@ export const tools = {
   argument_list,
   appraiser_fact_extract,
   appraiser_fact_get,
+  direction_propose,
+  direction_list,
+  direction_approve,
+  outcome_set,
+  feedback_record,
+  feedback_list,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

@@ -7,3 +7,4 @@ export * from './hai.ts';
 export * from './jobs.ts';
 export * from './kv_entries.ts';
 export * from './owners.ts';
+export * from './review.ts';
