@@ -4,6 +4,10 @@ import { appraiser_fact_get } from './appraiser/appraiser_fact_get.ts';
 import { approval_review } from './approval/approval_review.ts';
 import { argument_aggregate } from './argument/argument_aggregate.ts';
 import { argument_list } from './argument/argument_list.ts';
+import { block_context_get } from './block/block_context_get.ts';
+import { block_edit_apply } from './block/block_edit_apply.ts';
+import { block_list } from './block/block_list.ts';
+import { block_write } from './block/block_write.ts';
 import { case_create } from './case/case_create.ts';
 import { case_delete } from './case/case_delete.ts';
 import { case_final_text_get } from './case/case_final_text_get.ts';
@@ -110,6 +114,10 @@ export const tools = {
   outcome_set,
   feedback_record,
   feedback_list,
+  block_write,
+  block_list,
+  block_edit_apply,
+  block_context_get,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

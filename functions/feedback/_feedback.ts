@@ -1,7 +1,7 @@
 // The feedback family's shared parts: a remark of the chair as the tools return it.
 import * as z from 'zod';
 import { type chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
-import { blockKinds } from '../../src/review/blocks.ts';
+import { blockKinds } from '../../src/drafting/blocks.ts';
 
 export type FeedbackRow = typeof chairFeedback.$inferSelect;
 

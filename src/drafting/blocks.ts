@@ -1,0 +1,93 @@
+// A decision's blocks (docs/drafting.md): the kinds in reading order, which are required, their Hebrew
+// headings, and the canonical content hash that makes a repeated write a replay rather than a new version.
+import * as z from 'zod';
+import { sha256Hex, stableStringify } from '../contract/hash.ts';
+
+export const blockKinds = [
+  'header',
+  'background',
+  'appellant_claims',
+  'respondent_claims',
+  'discussion',
+  'outcome',
+  'costs',
+  'signature',
+] as const;
+export type BlockKind = (typeof blockKinds)[number];
+
+/** The blocks every decision has; a draft shows a placeholder for each one not yet written. */
+export const requiredBlockKinds: readonly BlockKind[] = [
+  'header',
+  'background',
+  'appellant_claims',
+  'respondent_claims',
+  'discussion',
+  'outcome',
+  'signature',
+];
+
+/** The heading each kind carries in the decision (the header and signature have none of their own). */
+export const blockHeadings: Record<BlockKind, string | null> = {
+  header: null,
+  background: 'רקע',
+  appellant_claims: 'טענות העוררים',
+  respondent_claims: 'טענות המשיבה',
+  discussion: 'דיון והכרעה',
+  outcome: 'סוף דבר',
+  costs: 'הוצאות',
+  signature: null,
+};
+
+export const kindOrder = (kind: BlockKind): number => blockKinds.indexOf(kind);
+
+/** A block's key: its kind for single blocks; several discussion blocks need keys of their own. */
+export const blockKeyInput = z
+  .string()
+  .regex(/^[a-z][a-z0-9_:-]{0,63}$/, 'lowercase letters, digits, _ : -; starting with a letter')
+  .describe('The block: its kind for single blocks, or a key such as "discussion:levy" (block_list)');
+
+export const MAX_BLOCK_TEXT = 60_000;
+export const MAX_BLOCK_REFS = 200;
+export const MAX_CITATIONS = 100;
+
+export const citationInput = z.strictObject({
+  text: z.string().trim().min(1).max(500).describe('The citation as written in the block'),
+  number: z.string().trim().min(1).max(100).optional().describe('The number cited, e.g. עע"מ 1234/05'),
+  parties: z.string().trim().min(1).max(300).optional().describe('The parties as named'),
+  pinpoint: z.string().trim().min(1).max(100).optional().describe('Paragraph or page, e.g. פס׳ 12'),
+  quote: z.string().trim().min(1).max(4000).optional().describe('Words quoted from it, if any'),
+});
+export type Citation = z.output<typeof citationInput>;
+
+export interface BlockContent {
+  kind: BlockKind;
+  title: string | null;
+  text: string;
+  claimIds: readonly string[];
+  argumentIds: readonly string[];
+  citations: readonly Citation[];
+}
+
+/** SHA-256 of a block's canonical content: the same content again is the same version. */
+export const blockContentHash = (c: BlockContent): string =>
+  sha256Hex(
+    stableStringify({
+      kind: c.kind,
+      title: c.title,
+      text: c.text,
+      claim_ids: [...c.claimIds].sort(),
+      argument_ids: [...c.argumentIds].sort(),
+      citations: c.citations,
+    }),
+  );
+
+/** SHA-256 of a block's text alone, as exported into a file and compared when the final version returns. */
+export const textHash = (text: string): string =>
+  sha256Hex(text.normalize('NFC').replace(/\s+/g, ' ').trim());
+
+/** Paragraphs of a block's text: split on blank lines or single newlines, empty ones dropped. */
+export const paragraphsOf = (text: string): string[] =>
+  text
+    .split(/\r?\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');

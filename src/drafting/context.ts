@@ -1,0 +1,220 @@
+// What a writer needs for one block (docs/drafting.md "Context"), as sections of items, each with its
+// provenance: the parties' confirmed claims, the arguments with their claims, the references of the case
+// documents, the appraisers' facts and their conflicts. Sections that other families fill (precedents,
+// approved holdings, the chair's feedback, style examples) join this list as those families land; the tool
+// names the sections it could not fill.
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import * as z from 'zod';
+import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
+import {
+  appraisalFacts,
+  argumentClaims,
+  argumentMaps,
+  caseArguments,
+  caseReferences,
+  claims,
+} from '../db/schema/analysis.ts';
+import type { Db } from '../db/types.ts';
+import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
+import type { BlockKind } from './blocks.ts';
+
+export const contextSections = [
+  'claim',
+  'argument',
+  'reference',
+  'appraisal_fact',
+  'appraisal_conflict',
+] as const;
+export type ContextSection = (typeof contextSections)[number];
+
+/** Sections the context will carry once their families exist on this server. */
+export const pendingSections = ['precedent', 'approved_holding', 'feedback', 'style_example'] as const;
+
+/** An item's text is cut to this many characters (its source has the rest). */
+export const MAX_ITEM_TEXT = 2000;
+const MAX_CLAIMS = 500;
+const MAX_REFERENCES = 300;
+const MAX_FACTS = 300;
+
+export const contextItemOutput = z.object({
+  section: z.enum(contextSections),
+  id: z.string().describe('The claim’s, argument’s, reference’s or fact’s id'),
+  title: z.string().nullable(),
+  text: z.string().describe(`The item, cut to ${MAX_ITEM_TEXT} characters`),
+  party: z.string().nullable(),
+  claim_ids: z.array(z.uuid()).max(200).describe('An argument’s claims'),
+  source: provenanceOutput.nullable().describe('Where it is written'),
+});
+export type ContextItem = z.output<typeof contextItemOutput>;
+
+const cut = (t: string) => {
+  const s = t.replace(/\s+/g, ' ').trim();
+  return s.length > MAX_ITEM_TEXT ? `${s.slice(0, MAX_ITEM_TEXT - 1)}…` : s;
+};
+
+/** Which sections each kind of block gets. */
+const SECTIONS: Record<BlockKind, readonly ContextSection[]> = {
+  header: [],
+  background: ['reference', 'appraisal_fact'],
+  appellant_claims: ['claim'],
+  respondent_claims: ['claim'],
+  discussion: ['argument', 'claim', 'reference', 'appraisal_fact', 'appraisal_conflict'],
+  outcome: ['argument'],
+  costs: [],
+  signature: [],
+};
+
+export const sectionsOf = (kind: BlockKind): readonly ContextSection[] => SECTIONS[kind];
+
+type ClaimRow = typeof claims.$inferSelect;
+
+const claimItem = (c: ClaimRow): ContextItem => ({
+  section: 'claim',
+  id: c.id,
+  title: c.label,
+  text: cut(c.wording ?? c.text),
+  party: c.party,
+  claim_ids: [],
+  source: provenanceOf(c),
+});
+
+async function latestArguments(db: Db, caseId: string, only: readonly string[]) {
+  const [map] = await db
+    .select()
+    .from(argumentMaps)
+    .where(eq(argumentMaps.caseId, caseId))
+    .orderBy(desc(argumentMaps.version))
+    .limit(1);
+  if (map === undefined && only.length === 0) return [];
+  // A block that names its arguments gets those (of whichever version); otherwise the latest map's.
+  const args = await db
+    .select()
+    .from(caseArguments)
+    .where(only.length > 0 ? inArray(caseArguments.id, [...only]) : eq(caseArguments.mapId, map?.id ?? ''))
+    .orderBy(asc(caseArguments.position));
+  if (args.length === 0) return [];
+  const links = await db
+    .select({ argumentId: argumentClaims.argumentId, claim: claims })
+    .from(argumentClaims)
+    .innerJoin(claims, eq(claims.id, argumentClaims.claimId))
+    .where(
+      inArray(
+        argumentClaims.argumentId,
+        args.map((a) => a.id),
+      ),
+    )
+    .orderBy(asc(argumentClaims.position));
+  return args.map((a) => ({
+    arg: a,
+    claims: links.filter((l) => l.argumentId === a.id).map((l) => l.claim),
+  }));
+}
+
+/** The context items of a block of `kind`, in section order. */
+export async function blockContext(
+  db: Db,
+  caseId: string,
+  kind: BlockKind,
+  argumentIds: readonly string[],
+): Promise<ContextItem[]> {
+  const want = new Set(SECTIONS[kind]);
+  const items: ContextItem[] = [];
+  if (want.has('argument')) {
+    const args = await latestArguments(db, caseId, argumentIds);
+    for (const { arg, claims: cs } of args) {
+      items.push({
+        section: 'argument',
+        id: arg.id,
+        title: arg.title,
+        text: cut(arg.summary ?? cs.map((c) => c.wording ?? c.text).join(' · ')),
+        party: arg.party,
+        claim_ids: cs.map((c) => c.id),
+        source: null,
+      });
+    }
+    if (kind === 'discussion') {
+      const seen = new Set<string>();
+      for (const { claims: cs } of args)
+        for (const c of cs)
+          if (!seen.has(c.id)) {
+            seen.add(c.id);
+            items.push(claimItem(c));
+          }
+    }
+  } else if (want.has('claim')) {
+    const party = kind === 'appellant_claims' ? 'appellant' : 'respondent';
+    const rows = await db
+      .select()
+      .from(claims)
+      .where(and(eq(claims.caseId, caseId), eq(claims.party, party), eq(claims.status, 'confirmed')))
+      .orderBy(asc(claims.seq))
+      .limit(MAX_CLAIMS);
+    items.push(...rows.map(claimItem));
+  }
+  if (want.has('reference')) {
+    const rows = await db
+      .select()
+      .from(caseReferences)
+      .where(eq(caseReferences.caseId, caseId))
+      .orderBy(asc(caseReferences.kind), asc(caseReferences.key), asc(caseReferences.page))
+      .limit(MAX_REFERENCES);
+    // One item per reference key: its first mention stands for the rest.
+    const seen = new Set<string>();
+    for (const r of rows) {
+      const k = `${r.kind}:${r.key}`;
+      if (seen.has(k)) continue;
+      seen.add(k);
+      items.push({
+        section: 'reference',
+        id: r.id,
+        title: r.kind,
+        text: cut(r.key),
+        party: null,
+        claim_ids: [],
+        source: provenanceOf(r),
+      });
+    }
+  }
+  if (want.has('appraisal_fact') || want.has('appraisal_conflict')) {
+    const facts = await db
+      .select()
+      .from(appraisalFacts)
+      .where(eq(appraisalFacts.caseId, caseId))
+      .orderBy(asc(appraisalFacts.documentId), asc(appraisalFacts.page), asc(appraisalFacts.start))
+      .limit(MAX_FACTS);
+    const subject = (f: { kind: string; name: string | null; parcel: string | null; plan: string | null }) =>
+      [f.kind, f.name, f.parcel && `חלקה ${f.parcel}`, f.plan && `תכנית ${f.plan}`]
+        .filter(Boolean)
+        .join(' · ');
+    if (want.has('appraisal_fact'))
+      for (const f of facts)
+        items.push({
+          section: 'appraisal_fact',
+          id: f.id,
+          title: subject(f),
+          text: cut(`${displayValue(f.value, f.unit)} (${f.appraiserName ?? f.appraiserRole})`),
+          party: f.appraiserRole,
+          claim_ids: [],
+          source: provenanceOf(f),
+        });
+    if (want.has('appraisal_conflict'))
+      for (const c of findConflicts(groupFacts(facts), 0)) {
+        const first = c.sides[0];
+        if (first === undefined) continue;
+        items.push({
+          section: 'appraisal_conflict',
+          id: first.id,
+          title: subject(c.group.facts[0] ?? first),
+          text: cut(
+            c.sides
+              .map((s) => `${s.appraiserName ?? s.appraiserRole}: ${displayValue(s.value, s.unit)}`)
+              .join(' ↔ '),
+          ),
+          party: null,
+          claim_ids: [],
+          source: provenanceOf(first),
+        });
+      }
+  }
+  return items;
+}
