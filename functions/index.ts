@@ -20,6 +20,7 @@ import { claim_record } from './claim/claim_record.ts';
 import { direction_approve } from './direction/direction_approve.ts';
 import { direction_list } from './direction/direction_list.ts';
 import { direction_propose } from './direction/direction_propose.ts';
+import { draft_validate } from './draft/draft_validate.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
@@ -114,6 +115,7 @@ export const tools = {
   outcome_set,
   feedback_record,
   feedback_list,
+  draft_validate,
   block_write,
   block_list,
   block_edit_apply,
