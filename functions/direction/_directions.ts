@@ -5,7 +5,6 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { caseOutcomes, cases } from '../../src/db/schema/cases.ts';
 import { directionStatuses, directions } from '../../src/db/schema/review.ts';
 import type { DbOrTx } from '../../src/db/types.ts';
-import { outcomeLabels } from '../../src/review/outcomes.ts';
 
 export type DirectionRow = typeof directions.$inferSelect;
 
@@ -13,11 +12,9 @@ export const MAX_DIRECTION_ARGUMENTS = 50;
 
 export const directionOutput = z.object({
   id: z.uuid(),
-  case_id: z.uuid(),
   title: z.string(),
   rationale: z.string(),
   outcome: z.enum(caseOutcomes).describe('The outcome it leads to'),
-  outcome_label: z.string().describe('Its Hebrew label'),
   argument_ids: z.array(z.uuid()).max(MAX_DIRECTION_ARGUMENTS).describe('The arguments it rests on'),
   status: z.enum(directionStatuses).describe('proposed, approved (one per case) or superseded'),
   proposed_by: z.string(),
@@ -26,21 +23,16 @@ export const directionOutput = z.object({
     .object({ by: z.string(), at: z.iso.datetime(), reason: z.string().nullable() })
     .nullable()
     .describe('Who approved it, when and why (kept after it is superseded)'),
-  superseded: z
-    .object({ at: z.iso.datetime(), by_direction_id: z.uuid().nullable() })
-    .nullable()
-    .describe('When another approved direction replaced it'),
+  superseded_by: z.uuid().nullable().describe('The approved direction that replaced it'),
 });
 
 export type DirectionView = z.output<typeof directionOutput>;
 
 export const directionView = (r: DirectionRow): DirectionView => ({
   id: r.id,
-  case_id: r.caseId,
   title: r.title,
   rationale: r.rationale,
   outcome: r.outcome,
-  outcome_label: outcomeLabels[r.outcome],
   argument_ids: r.argumentIds,
   status: r.status,
   proposed_by: r.proposedBy,
@@ -49,8 +41,7 @@ export const directionView = (r: DirectionRow): DirectionView => ({
     r.approvedBy === null || r.approvedAt === null
       ? null
       : { by: r.approvedBy, at: r.approvedAt.toISOString(), reason: r.approvalReason },
-  superseded:
-    r.supersededAt === null ? null : { at: r.supersededAt.toISOString(), by_direction_id: r.supersededBy },
+  superseded_by: r.supersededBy,
 });
 
 /**

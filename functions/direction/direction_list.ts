@@ -10,11 +10,11 @@ export const direction_list = defineTool({
   name: 'direction_list',
   title: 'Directions',
   description:
-    'A case’s proposed directions in the order proposed, each with its outcome, rationale, arguments and ' +
-    'status; at most one is approved (who approved it and why), earlier approvals show as superseded.',
+    'A case’s directions in the order proposed, with outcome, rationale, arguments and status (one is ' +
+    'approved; earlier approvals show as superseded).',
   input: {
     case_id: caseIdInput,
-    status: z.enum(directionStatuses).optional().describe('Only this status (approved: the one in force)'),
+    status: z.enum(directionStatuses).optional().describe('Only this status'),
   },
   output: pagedOutput(directionOutput),
   mutates: false,

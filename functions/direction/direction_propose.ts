@@ -32,18 +32,18 @@ export const direction_propose = defineTool({
   name: 'direction_propose',
   title: 'Propose a direction',
   description:
-    'Proposes a direction for the decision: the outcome it leads to, why, and the arguments it rests on. ' +
-    'The owner approves one with direction_approve; the writer drafts from the approved one.',
+    'Proposes a direction for the decision: its outcome, rationale and arguments. The owner approves one ' +
+    'with direction_approve.',
   input: {
     case_id: caseIdInput,
-    title: z.string().trim().min(1).max(300).describe('A short name, e.g. "דחייה: התכנית אינה מתירה"'),
-    rationale: z.string().trim().min(1).max(10_000).describe('Why this direction, in a few paragraphs'),
+    title: z.string().trim().min(1).max(300).describe('A short name'),
+    rationale: z.string().trim().min(1).max(10_000).describe('Why'),
     outcome: outcomeInput,
     argument_ids: z
       .array(z.uuid())
       .max(MAX_DIRECTION_ARGUMENTS)
       .optional()
-      .describe('The arguments (argument_list) it rests on'),
+      .describe('Its arguments (argument_list)'),
   },
   output: z.object({
     direction: directionOutput,

@@ -13,12 +13,11 @@ export const draft_validate = defineTool({
   name: 'draft_validate',
   title: 'Validate the draft',
   description:
-    'Checks the whole draft by rule: required blocks, every confirmed claim answered, the outcome, the ' +
-    'header, appraisers’ figures, citations (resolved, not_found, wrong_name, wrong_pinpoint) and quotes ' +
-    '(verbatim, altered, not_found). target: a case document instead (its citations and quotes). Stored.',
+    'Rule checks over the whole draft: required blocks, claims answered, outcome, header, figures, ' +
+    'citations and quotes against their sources. target: a case document instead. Stored.',
   input: {
     case_id: caseIdInput,
-    target: z.uuid().optional().describe('A case document to check instead of the draft (document_list)'),
+    target: z.uuid().optional().describe('A case document to check instead'),
   },
   output: validationOutput,
   mutates: 'write',

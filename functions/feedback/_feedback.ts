@@ -13,7 +13,6 @@ export const feedbackOutput = z.object({
   block_kind: z.enum(blockKinds).nullable().describe('The kind of block; null for the whole decision'),
   kind: z.enum(feedbackKinds),
   text: z.string(),
-  recorded_by: z.string(),
   recorded_at: z.iso.datetime(),
 });
 
@@ -23,6 +22,5 @@ export const feedbackView = (r: FeedbackRow): z.output<typeof feedbackOutput> =>
   block_kind: blockKindInput.safeParse(r.blockKind).data ?? null,
   kind: r.kind,
   text: r.text,
-  recorded_by: r.createdBy,
   recorded_at: r.createdAt.toISOString(),
 });

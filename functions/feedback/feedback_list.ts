@@ -12,13 +12,12 @@ export const feedback_list = defineTool({
   name: 'feedback_list',
   title: 'The chair’s feedback',
   description:
-    'The chair’s recorded remarks, oldest first, filtered by case, kind of block and kind of remark. ' +
-    'general: true lists only remarks about drafting in general (no case).',
+    'The chair’s remarks, oldest first, by case (general: those about no case), kind of block and kind.',
   input: {
-    case_id: caseIdInput.optional().describe('Only remarks about this case'),
-    general: z.boolean().optional().describe('true: only remarks about no particular case'),
-    block_kind: blockKindInput.optional().describe('Only remarks about this kind of block'),
-    kind: z.enum(feedbackKinds).optional().describe('Only this kind of remark'),
+    case_id: caseIdInput.optional().describe('This case’s only'),
+    general: z.boolean().optional().describe('true: remarks about no case'),
+    block_kind: blockKindInput.optional().describe('This kind of block'),
+    kind: z.enum(feedbackKinds).optional().describe('This kind'),
   },
   output: pagedOutput(feedbackOutput),
   mutates: false,

@@ -24,12 +24,12 @@ export const feedback_record = defineTool({
   name: 'feedback_record',
   title: 'Record the chair’s feedback',
   description:
-    'Records a remark of the chair on a draft: its kind (style, substance, citation, structure), the kind ' +
-    'of block it is about, and the case or none (drafting in general). block_context_get serves it back.',
+    'Records a remark of the chair (style, substance, citation, structure) on a kind of block, about a ' +
+    'case or drafting in general; block_context_get serves it back.',
   input: {
-    case_id: caseIdInput.optional().describe('The case it was said about; omit for drafting in general'),
-    block_kind: blockKindInput.optional().describe('The kind of block it is about; omit for the whole'),
-    kind: z.enum(feedbackKinds).describe('style, substance, citation or structure'),
+    case_id: caseIdInput.optional().describe('Omit: drafting in general'),
+    block_kind: blockKindInput.optional().describe('Omit: the whole decision'),
+    kind: z.enum(feedbackKinds).describe('What it is about'),
     text: z.string().trim().min(1).max(5000).describe('The remark, in the chair’s words'),
   },
   output: z.object({

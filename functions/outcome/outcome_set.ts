@@ -13,14 +13,12 @@ export const outcome_set = defineTool({
   name: 'outcome_set',
   title: 'Set the outcome',
   description:
-    'Sets a case’s outcome: rejection, partial_acceptance or full_acceptance (Hebrew labels and the legacy ' +
-    'rejected, partial, accepted are mapped). Owner-gated. draft_validate checks the outcome block against it.',
+    'Owner-gated: sets a case’s outcome (rejection, partial_acceptance, full_acceptance; Hebrew labels and ' +
+    'legacy rejected, partial, accepted mapped). draft_validate checks the outcome block against it.',
   input: { case_id: caseIdInput, outcome: outcomeInput },
   output: z.object({
     case_id: z.uuid(),
-    case_number: z.string(),
     outcome: outcomeField,
-    outcome_label: z.string().describe('The Hebrew label'),
     previous: outcomeField.nullable().describe('The outcome before this call'),
     changed: z.boolean().describe('false when the case already had this outcome'),
     approved_direction_outcome: outcomeField
@@ -61,9 +59,7 @@ export const outcome_set = defineTool({
     return ok(
       {
         case_id: row.id,
-        case_number: row.caseNumber,
         outcome,
-        outcome_label: outcomeLabels[outcome],
         previous: before,
         changed: before !== outcome,
         approved_direction_outcome: directed,

@@ -33,7 +33,7 @@ forEachStack('direction_approve', ALL_STACKS, (server) => {
     expect(second.message).toMatch(/superseded/);
     expect(expectOk<Approved>(second)).toMatchObject({
       direction: { id: b.id, status: 'approved' },
-      superseded: { id: a.id, status: 'superseded', superseded: { by_direction_id: b.id } },
+      superseded: { id: a.id, status: 'superseded', superseded_by: b.id },
     });
     expect((await approvedOf(caseId)).map((r) => r.id)).toEqual([b.id]);
     expect(await audit()).toEqual([

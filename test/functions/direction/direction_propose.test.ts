@@ -28,13 +28,11 @@ forEachStack('direction_propose', ALL_STACKS, (server) => {
     expect(first).toMatchObject({
       created: true,
       direction: {
-        case_id: caseId,
         outcome: 'partial_acceptance',
-        outcome_label: 'קבלה חלקית',
         status: 'proposed',
         proposed_by: 'ceo',
         approved: null,
-        superseded: null,
+        superseded_by: null,
       },
     });
     expect(first.direction.argument_ids.sort()).toEqual([...argumentIds].sort());

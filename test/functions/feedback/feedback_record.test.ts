@@ -28,7 +28,6 @@ forEachStack('feedback_record', ALL_STACKS, (server) => {
         block_kind: 'discussion',
         kind: 'style',
         text: args.text,
-        recorded_by: 'ceo',
       },
     });
     expect(await record(args)).toMatchObject({ ok: true, replayed: true });

@@ -44,7 +44,7 @@ forEachStack('outcome_set', ALL_STACKS, (server) => {
       expect((await caseRow(server().db.db, caseId))?.outcome).toBe(canonical);
       previous = canonical;
     }
-    expect(expectOk<Data>(await set(caseId, 'rejection')).outcome_label).toBe('דחייה');
+    expect((await set(caseId, 'rejection')).message).toMatch(/דחייה/);
   });
 
   it('refuses other values with invalid_args listing the accepted ones, and changes nothing', async () => {
