@@ -58,6 +58,7 @@ import { search_case } from './search/search_case.ts';
 import { search_internal } from './search/search_internal.ts';
 import { search_library } from './search/search_library.ts';
 import { search_style } from './search/search_style.ts';
+import { workflow_status } from './workflow/workflow_status.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools = {
@@ -116,6 +117,7 @@ export const tools = {
   feedback_record,
   feedback_list,
   draft_validate,
+  workflow_status,
   block_write,
   block_list,
   block_edit_apply,

@@ -116,7 +116,7 @@ forEachStack('direction_approve', ALL_STACKS, (server) => {
     expect(await approvedOf(caseId)).toHaveLength(1);
     const rows = await s.db.db.select().from(directions).where(eq(directions.caseId, caseId));
     expect(rows.filter((r) => r.status === 'superseded')).toHaveLength(20);
-  });
+  }, 120_000);
 });
 
 forEachApprovalStack('direction_approve, approval mode', (env) => {

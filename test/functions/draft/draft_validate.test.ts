@@ -194,7 +194,7 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
     expect(
       await s.db.db.select().from(validationRuns).where(eq(validationRuns.caseId, sc.caseId)),
     ).toHaveLength(1);
-  });
+  }, 120_000);
 });
 
 deniedTo('draft_validate', 'writer', (c) => ({ case_id: c.caseId }));
