@@ -51,6 +51,7 @@ import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
 import { library_add } from './library/library_add.ts';
+import { metrics_get } from './metrics/metrics_get.ts';
 import { outcome_set } from './outcome/outcome_set.ts';
 import { reference_extract } from './reference/reference_extract.ts';
 import { reference_list } from './reference/reference_list.ts';
@@ -118,6 +119,7 @@ export const tools = {
   feedback_list,
   draft_validate,
   workflow_status,
+  metrics_get,
   block_write,
   block_list,
   block_edit_apply,
