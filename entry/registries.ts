@@ -3,6 +3,7 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
+import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { extractorJob } from '../src/extractors/framework.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
 
@@ -22,4 +23,5 @@ const followUps: readonly FollowUp[] = [analysisFollowUp];
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   [DOCUMENT_EXTRACT]: documentExtractJob(followUps),
   ...Object.fromEntries(analysisExtractors.map((e) => [e.kind, extractorJob(e)])),
+  [DRAFT_EXPORT]: draftExportJob,
 };

@@ -24,11 +24,15 @@ import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
+import { draft_bookmark_list } from './draft/draft_bookmark_list.ts';
+import { draft_export } from './draft/draft_export.ts';
+import { draft_get } from './draft/draft_get.ts';
 import { draft_validate } from './draft/draft_validate.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
 import { feedback_list } from './feedback/feedback_list.ts';
 import { feedback_record } from './feedback/feedback_record.ts';
+import { final_version_ingest } from './final/final_version_ingest.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
 import { hai_authorize_session } from './hai/hai_authorize_session.ts';
 import { hai_bind_project } from './hai/hai_bind_project.ts';
@@ -124,6 +128,10 @@ export const tools = {
   block_list,
   block_edit_apply,
   block_context_get,
+  draft_get,
+  draft_export,
+  draft_bookmark_list,
+  final_version_ingest,
 } as const satisfies Record<string, AnyTool>;
 
 /** The name of a registered tool. */

@@ -76,3 +76,13 @@ export function fullBlocks(c: DraftingCase) {
     b.claim_ids === undefined ? b : { ...b, claim_ids: b.claim_ids.filter((x) => x !== undefined) },
   );
 }
+
+/** draft_export's data as the tests read it. */
+export interface Exported {
+  export_id: string;
+  sha256: string;
+  byte_size: number;
+  content_base64: string | null;
+  blocks: { key: string; kind: string; version: number; tag: string; bookmark: string; text_hash: string }[];
+  missing: string[];
+}

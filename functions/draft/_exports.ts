@@ -1,0 +1,56 @@
+// The draft family's view of an export: its blocks and anchors, as draft_export and draft_bookmark_list return them.
+import { and, desc, eq } from 'drizzle-orm';
+import * as z from 'zod';
+import { ToolError } from '../../src/contract/errors.ts';
+import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
+import type { Db } from '../../src/db/types.ts';
+import { loadLiveCase } from '../../src/domain/cases.ts';
+import { blockKinds } from '../../src/drafting/blocks.ts';
+import { bookmarkName, sdtTag } from '../../src/drafting/docx_writer.ts';
+
+export const MAX_EXPORT_BLOCKS = 500;
+
+export const anchorOutput = z.object({
+  key: z.string(),
+  kind: z.enum(blockKinds),
+  version: z.int(),
+  tag: z.string().describe('The content controls’ tag: kind|key|version'),
+  bookmark: z.string().describe('The bookmark spanning the block'),
+  text_hash: z.string().describe('SHA-256 of the block’s text as exported (whitespace collapsed)'),
+  paragraphs: z.int(),
+});
+
+export const anchorsOf = (row: DraftExportRow) =>
+  row.blocks.map((b, i) => ({
+    key: b.key,
+    kind: b.kind as (typeof blockKinds)[number],
+    version: b.version,
+    tag: sdtTag(b.kind, b.key, b.version),
+    bookmark: bookmarkName(i),
+    text_hash: b.text_hash,
+    paragraphs: b.paragraphs,
+  }));
+
+/** An export by id, of a live case (C7); not_found otherwise. */
+export async function loadExport(db: Db, id: string): Promise<DraftExportRow> {
+  const [row] = await db.select().from(draftExports).where(eq(draftExports.id, id));
+  if (row !== undefined) {
+    await loadLiveCase(db, row.caseId);
+    return row;
+  }
+  throw new ToolError('not_found', `No export ${id}`, {
+    details: { export_id: id },
+    hint: 'draft_export makes one; draft_bookmark_list with the case_id shows the latest.',
+  });
+}
+
+/** The case's latest export, or undefined. */
+export async function latestExport(db: Db, caseId: string): Promise<DraftExportRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(draftExports)
+    .where(and(eq(draftExports.caseId, caseId)))
+    .orderBy(desc(draftExports.createdAt), desc(draftExports.id))
+    .limit(1);
+  return row;
+}

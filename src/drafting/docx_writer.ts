@@ -1,0 +1,246 @@
+// The decision as a Word file (docs/drafting.md "The Word export"), built with the docx library to the Hebrew
+// specification: every paragraph right-to-left (w:bidi), every run w:rtl with bold and size repeated on the
+// complex-script properties (w:bCs, w:szCs) and a Hebrew font in the cs slot; the body justified, headings
+// centred; the body's paragraphs numbered by one list; the header block as the document's heading; an
+// appendix of the authorities cited. Each block sits in a content control (w:sdt) tagged kind|key|version and
+// locked against deletion but not editing, and inside a bookmark from its first paragraph to its last; the
+// blocks' exported text hashes are custom document properties. Runs only where the docx library is (a job
+// handler: the extraction Worker or Node), so nothing from it is touched at module load.
+import {
+  AlignmentType,
+  BookmarkEnd,
+  BookmarkStart,
+  BuilderElement,
+  Document,
+  HeadingLevel,
+  LevelFormat,
+  Packer,
+  Paragraph,
+  type ParagraphChild,
+  TextRun,
+} from 'docx';
+import type { AssembledDraft, DraftPart } from './assemble.ts';
+import { citedAuthorities } from './assemble.ts';
+import { textHash } from './blocks.ts';
+
+/** The font of every run, in every slot (cs is the one Hebrew text uses). */
+export const HEBREW_FONT = 'David';
+/** Half-points: 12pt body, 13pt headings, 14pt the header. */
+const BODY_SIZE = 24;
+const HEADING_SIZE = 26;
+const TITLE_SIZE = 28;
+const NUMBERING = 'decision-paragraphs';
+export const APPENDIX_HEADING = 'רשימת האסמכתאות';
+/** Names of the custom document properties the export writes. */
+export const EXPORT_PROPERTY = 'chambers_export';
+export const BLOCK_PROPERTY_PREFIX = 'chambers_block_';
+/** A content control's alias for the kinds without a heading. */
+const ALIASES: Record<string, string> = { header: 'כותרת ההחלטה', signature: 'חתימה' };
+
+export const bookmarkName = (i: number) => `chambers_block_${i}`;
+
+/** A block's content control tag: kind|key|version. */
+export const sdtTag = (kind: string, key: string, version: number) => `${kind}|${key}|${version}`;
+
+export interface ExportMeta {
+  caseId: string;
+  caseNumber: string;
+  blocksHash: string;
+}
+
+export interface RenderedBlock {
+  key: string;
+  kind: string;
+  version: number;
+  text_hash: string;
+  paragraphs: number;
+}
+
+const run = (text: string, bold = false, size = BODY_SIZE) =>
+  new TextRun({
+    text,
+    rightToLeft: true,
+    ...(bold ? { bold: true, boldComplexScript: true } : {}),
+    size,
+    sizeComplexScript: size,
+    font: { ascii: HEBREW_FONT, hAnsi: HEBREW_FONT, cs: HEBREW_FONT },
+  });
+
+type Align = (typeof AlignmentType)[keyof typeof AlignmentType];
+
+function para(
+  text: string,
+  o: {
+    bold?: boolean;
+    size?: number;
+    align?: Align;
+    heading?: (typeof HeadingLevel)[keyof typeof HeadingLevel];
+    numbered?: boolean;
+    before?: ParagraphChild[];
+    after?: ParagraphChild[];
+    wrap?: (r: TextRun) => ParagraphChild;
+  } = {},
+) {
+  const r = run(text, o.bold ?? false, o.size ?? BODY_SIZE);
+  return new Paragraph({
+    bidirectional: true,
+    alignment: o.align ?? AlignmentType.BOTH,
+    ...(o.heading === undefined ? {} : { heading: o.heading }),
+    ...(o.numbered === true ? { numbering: { reference: NUMBERING, level: 0 } } : {}),
+    spacing: { after: 120, line: 360 },
+    children: [...(o.before ?? []), o.wrap === undefined ? r : o.wrap(r), ...(o.after ?? [])],
+  });
+}
+
+/**
+ * A content control around a paragraph's run, tagged with its block: one per paragraph of the block, inside
+ * the paragraph. (LibreOffice 7.4 duplicates the text of a block-level control spanning paragraphs when it
+ * saves, so the control wraps each paragraph's text and a bookmark spans the block.)
+ */
+function contentControl(tag: string, alias: string, id: number, child: TextRun): ParagraphChild {
+  const el = (name: string, val: string) =>
+    new BuilderElement<{ val: string }>({ name, attributes: { val: { key: 'w:val', value: val } } });
+  const pr = new BuilderElement({
+    name: 'w:sdtPr',
+    children: [
+      el('w:alias', alias),
+      el('w:tag', tag),
+      el('w:id', String(id)),
+      // sdtLocked: the control cannot be deleted; its contents can be edited.
+      el('w:lock', 'sdtLocked'),
+    ],
+  });
+  const content = new BuilderElement({ name: 'w:sdtContent', children: [child] });
+  return new BuilderElement({ name: 'w:sdt', children: [pr, content] }) as unknown as ParagraphChild;
+}
+
+const heading = (text: string, level: 1 | 2) =>
+  para(text, {
+    bold: true,
+    size: HEADING_SIZE,
+    align: level === 1 ? AlignmentType.CENTER : AlignmentType.BOTH,
+    heading: level === 1 ? HeadingLevel.HEADING_1 : HeadingLevel.HEADING_2,
+  });
+
+function blockParagraphs(part: DraftPart, index: number, tag: string, alias: string): Paragraph[] {
+  const header = part.kind === 'header';
+  const last = part.paragraphs.length - 1;
+  return part.paragraphs.map((p, i) =>
+    para(p.text, {
+      bold: header,
+      size: header ? TITLE_SIZE : BODY_SIZE,
+      align: header ? AlignmentType.CENTER : AlignmentType.BOTH,
+      ...(header ? { heading: HeadingLevel.TITLE } : {}),
+      numbered: p.n !== null,
+      wrap: (r) => contentControl(tag, alias, index * 1000 + i + 1, r),
+      // A bookmark from the block's first paragraph to its last: a second anchor, kept where a content control is not.
+      before: i === 0 ? [new BookmarkStart(bookmarkName(index), index + 1) as unknown as ParagraphChild] : [],
+      after: i === last ? [new BookmarkEnd(index + 1) as unknown as ParagraphChild] : [],
+    }),
+  );
+}
+
+/** The DOCX of an assembled draft, and the blocks it holds with their exported text hashes. */
+export async function renderDocx(
+  draft: AssembledDraft,
+  meta: ExportMeta,
+): Promise<{ bytes: Uint8Array; blocks: RenderedBlock[] }> {
+  const body: Paragraph[] = [];
+  const blocks: RenderedBlock[] = [];
+  draft.parts.forEach((part) => {
+    if (part.heading !== null) body.push(heading(part.heading, 1));
+    if (part.subheading !== null) body.push(heading(part.subheading, 2));
+    if (part.placeholder || part.key === null || part.version === null) {
+      for (const p of part.paragraphs) body.push(para(p.text, { bold: true }));
+      return;
+    }
+    const i = blocks.length;
+    const text = part.paragraphs.map((p) => p.text).join('\n');
+    blocks.push({
+      key: part.key,
+      kind: part.kind,
+      version: part.version,
+      text_hash: textHash(text),
+      paragraphs: part.paragraphs.length,
+    });
+    body.push(
+      ...blockParagraphs(
+        part,
+        i,
+        sdtTag(part.kind, part.key, part.version),
+        part.subheading ?? part.heading ?? ALIASES[part.kind] ?? part.kind,
+      ),
+    );
+  });
+  const authorities = citedAuthorities(draft);
+  if (authorities.length > 0) {
+    body.push(heading(APPENDIX_HEADING, 1));
+    for (const a of authorities) body.push(para(a, { align: AlignmentType.BOTH }));
+  }
+  const font = { ascii: HEBREW_FONT, hAnsi: HEBREW_FONT, cs: HEBREW_FONT };
+  const headingRun = (size: number) => ({
+    font,
+    size,
+    sizeComplexScript: size,
+    bold: true,
+    boldComplexScript: true,
+    rightToLeft: true,
+    color: '000000',
+  });
+  const doc = new Document({
+    title: meta.caseNumber,
+    creator: 'chambers',
+    description: `Draft decision, ${meta.caseNumber}`,
+    customProperties: [
+      { name: EXPORT_PROPERTY, value: `${meta.caseId}|${meta.blocksHash}` },
+      ...blocks.map((b, i) => ({
+        name: `${BLOCK_PROPERTY_PREFIX}${i}`,
+        value: `${b.kind}|${b.key}|${b.version}|${b.text_hash}|${bookmarkName(i)}`,
+      })),
+    ],
+    styles: {
+      default: {
+        document: {
+          run: { font, size: BODY_SIZE, sizeComplexScript: BODY_SIZE, rightToLeft: true },
+          paragraph: { rightToLeft: true } as never,
+        },
+        title: { run: headingRun(TITLE_SIZE), paragraph: { alignment: AlignmentType.CENTER } },
+        heading1: {
+          run: headingRun(HEADING_SIZE),
+          paragraph: { alignment: AlignmentType.CENTER, spacing: { before: 240, after: 120 } },
+        },
+        heading2: {
+          run: { ...headingRun(BODY_SIZE), underline: {} },
+          paragraph: { spacing: { before: 200, after: 100 } },
+        },
+      },
+    },
+    numbering: {
+      config: [
+        {
+          reference: NUMBERING,
+          levels: [
+            {
+              level: 0,
+              format: LevelFormat.DECIMAL,
+              text: '%1.',
+              alignment: AlignmentType.START,
+              style: {
+                paragraph: { indent: { start: 567, hanging: 567 } },
+                run: { font, rightToLeft: true, size: BODY_SIZE, sizeComplexScript: BODY_SIZE },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    sections: [
+      {
+        properties: { page: { margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } } },
+        children: body,
+      },
+    ],
+  });
+  const buffer = await Packer.toArrayBuffer(doc);
+  return { bytes: new Uint8Array(buffer), blocks };
+}
