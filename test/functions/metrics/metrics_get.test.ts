@@ -30,30 +30,26 @@ forEachStack('metrics_get', DB_STACKS, (server) => {
     expectOk(await s.call('qa', 'draft_validate', { case_id: b.caseId }));
     // The chair's final version of case a, as final_version_ingest stores it.
     const exportId = crypto.randomUUID();
-    await s.db.db
-      .insert(draftExports)
-      .values({
-        id: exportId,
-        caseId: a.caseId,
-        blocksHash: exportId,
-        sha256: exportId,
-        byteSize: 1,
-        content: new Uint8Array([1]),
-        blocks: [],
-        createdBy: 'writer',
-      });
+    await s.db.db.insert(draftExports).values({
+      id: exportId,
+      caseId: a.caseId,
+      blocksHash: exportId,
+      sha256: exportId,
+      byteSize: 1,
+      content: new Uint8Array([1]),
+      blocks: [],
+      createdBy: 'writer',
+    });
     const finalId = crypto.randomUUID();
-    await s.db.db
-      .insert(finalVersions)
-      .values({
-        id: finalId,
-        caseId: a.caseId,
-        sha256: finalId,
-        format: 'docx',
-        exportId,
-        text: 'x',
-        createdBy: 'ceo',
-      });
+    await s.db.db.insert(finalVersions).values({
+      id: finalId,
+      caseId: a.caseId,
+      sha256: finalId,
+      format: 'docx',
+      exportId,
+      text: 'x',
+      createdBy: 'ceo',
+    });
     const fb = (key: string, kind: 'discussion' | 'outcome', editRatio: number | null) => ({
       finalId,
       caseId: a.caseId,
