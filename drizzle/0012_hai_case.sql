@@ -1,0 +1,2 @@
+ALTER TABLE "hai_projects" ADD COLUMN "case_id" uuid;--> statement-breakpoint
+ALTER TABLE "hai_projects" ADD CONSTRAINT "hai_projects_case_id_cases_id_fk" FOREIGN KEY ("case_id") REFERENCES "public"."cases"("id") ON DELETE no action ON UPDATE no action;
