@@ -109,19 +109,17 @@ forEachStack('server-checked criteria', DB_STACKS, (env) => {
     ]);
 
     const exportId = crypto.randomUUID();
-    await e.s.db.db
-      .insert(draftExports)
-      .values({
-        id: exportId,
-        caseId: sc.caseId,
-        blocksHash: exportId,
-        sha256: exportId,
-        byteSize: 1,
-        content: new Uint8Array([1]),
-        blocks: [],
-        createdBy: 'writer',
-        createdAt: e.clock.now(),
-      });
+    await e.s.db.db.insert(draftExports).values({
+      id: exportId,
+      caseId: sc.caseId,
+      blocksHash: exportId,
+      sha256: exportId,
+      byteSize: 1,
+      content: new Uint8Array([1]),
+      blocks: [],
+      createdBy: 'writer',
+      createdAt: e.clock.now(),
+    });
     expect(expectOk<Proof>(await proof('exported')).proof.result).toBe('pass');
     // A block written after the validation and the export: both checks fail now, whatever was proven.
     e.clock.advance(1000);
@@ -137,19 +135,17 @@ forEachStack('server-checked criteria', DB_STACKS, (env) => {
     e.clock.advance(1000);
     expectOk(await e.s.call('qa', 'draft_validate', { case_id: sc.caseId }));
     const again = crypto.randomUUID();
-    await e.s.db.db
-      .insert(draftExports)
-      .values({
-        id: again,
-        caseId: sc.caseId,
-        blocksHash: again,
-        sha256: again,
-        byteSize: 1,
-        content: new Uint8Array([1]),
-        blocks: [],
-        createdBy: 'writer',
-        createdAt: e.clock.now(),
-      });
+    await e.s.db.db.insert(draftExports).values({
+      id: again,
+      caseId: sc.caseId,
+      blocksHash: again,
+      sha256: again,
+      byteSize: 1,
+      content: new Uint8Array([1]),
+      blocks: [],
+      createdBy: 'writer',
+      createdAt: e.clock.now(),
+    });
     expect(
       expectOk<{ mission: { state: string } }>(await closeMission(e, mission.mission.id, 'completed')).mission
         .state,
