@@ -11,8 +11,7 @@ export const direction_approve = defineTool({
   name: 'direction_approve',
   title: 'Approve a direction',
   description:
-    'The owner’s approval of a proposed direction: it becomes the case’s one approved direction, and the ' +
-    'one approved before it is superseded. Owner-gated; audited with the owner’s reason.',
+    'Owner-gated: makes a direction the case’s one approved direction, superseding the one before.',
   input: { direction_id: z.uuid().describe('The direction (direction_list shows them)') },
   output: z.object({
     direction: directionOutput,

@@ -9,9 +9,7 @@ import { directionOutput, directionView } from './_directions.ts';
 export const direction_list = defineTool({
   name: 'direction_list',
   title: 'Directions',
-  description:
-    'A case’s directions in the order proposed, with outcome, rationale, arguments and status (one is ' +
-    'approved; earlier approvals show as superseded).',
+  description: 'A case’s directions in order, with outcome, rationale, arguments and status (one approved).',
   input: {
     case_id: caseIdInput,
     status: z.enum(directionStatuses).optional().describe('Only this status'),

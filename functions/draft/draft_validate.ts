@@ -13,8 +13,8 @@ export const draft_validate = defineTool({
   name: 'draft_validate',
   title: 'Validate the draft',
   description:
-    'Rule checks over the whole draft: required blocks, claims answered, outcome, header, figures, ' +
-    'citations and quotes against their sources. target: a case document instead. Stored.',
+    'Rule checks over the draft (blocks, claims, outcome, header, figures, citations, quotes) or a ' +
+    'case document (target); stored.',
   input: {
     case_id: caseIdInput,
     target: z.uuid().optional().describe('A case document to check instead'),

@@ -11,8 +11,7 @@ import { blockKindInput, feedbackOutput, feedbackView } from './_feedback.ts';
 export const feedback_list = defineTool({
   name: 'feedback_list',
   title: 'The chair’s feedback',
-  description:
-    'The chair’s remarks, oldest first, by case (general: those about no case), kind of block and kind.',
+  description: 'The chair’s remarks, oldest first, by case (general: about no case), kind of block, kind.',
   input: {
     case_id: caseIdInput.optional().describe('This case’s only'),
     general: z.boolean().optional().describe('true: remarks about no case'),

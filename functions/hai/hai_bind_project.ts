@@ -31,7 +31,7 @@ export const hai_bind_project = defineTool({
       .max(300)
       .optional()
       .describe('Human title of the project, set when it is first bound'),
-    case_id: caseIdInput.optional().describe('The case it works on: hai_status then shows its stage'),
+    case_id: caseIdInput.optional().describe('The case it works on'),
   },
   output: z.object({
     project_id: z.string().describe('The project bound'),

@@ -9,10 +9,10 @@ export const metrics_get = defineTool({
   name: 'metrics_get',
   title: 'Team metrics',
   description:
-    'Figures over the cases opened in a period: cases reaching each stage and the mean hours to it, the ' +
-    'extraction queue, the validation pass rate, and the chair’s mean edit ratio per kind of block.',
+    'Over cases opened in a period: stages reached and hours to them, the queue, the validation pass ' +
+    'rate, the chair’s edit ratio per block kind.',
   input: {
-    period: z.enum(periods).optional().describe('Cases opened in the last 7d, 30d, 90d, 365d; default all'),
+    period: z.enum(periods).optional().describe('Cases opened in the last …; default all'),
   },
   output: z.object({
     period: z.enum(periods),

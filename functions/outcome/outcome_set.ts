@@ -13,8 +13,8 @@ export const outcome_set = defineTool({
   name: 'outcome_set',
   title: 'Set the outcome',
   description:
-    'Owner-gated: sets a case’s outcome (rejection, partial_acceptance, full_acceptance; Hebrew labels and ' +
-    'legacy rejected, partial, accepted mapped). draft_validate checks the outcome block against it.',
+    'Owner-gated: sets a case’s outcome (rejection, partial_acceptance, full_acceptance; Hebrew labels ' +
+    'and legacy values mapped).',
   input: { case_id: caseIdInput, outcome: outcomeInput },
   output: z.object({
     case_id: z.uuid(),

@@ -13,8 +13,8 @@ export const workflow_status = defineTool({
   name: 'workflow_status',
   title: 'Where the case stands',
   description:
-    'A case’s stage from documents to final version (documents, analysis, direction, blocks, last ' +
-    'validation and export, final version, outcome) and the next action per agent, each naming its tool.',
+    'A case’s stage from documents to final version, what is done and missing, and the next action ' +
+    'per agent with its tool.',
   input: { case_id: caseIdInput },
   output: z.object({
     case_id: z.uuid(),

@@ -12,10 +12,7 @@ export type CriterionCheckKind = (typeof criterionCheckKinds)[number];
 
 export const criterionCheckInput = z
   .object({ kind: z.enum(criterionCheckKinds), case_id: z.uuid() })
-  .describe(
-    'A check the server runs: draft_valid (the last draft_validate has no errors and is newer than every ' +
-      'block), exported (an export newer than every block), final_ingested (the final version taken in)',
-  );
+  .describe('Instead of evidence, a check the server runs on the case');
 export type CriterionCheck = z.output<typeof criterionCheckInput>;
 
 export interface CheckResult {
