@@ -7,7 +7,7 @@ import {
   type BlockKind,
   blockKeyInput,
   blockKinds,
-  citationInput,
+  citationOutput,
   MAX_CITATIONS,
 } from '../../src/drafting/blocks.ts';
 import {
@@ -17,7 +17,7 @@ import {
   pendingSections,
   sectionsOf,
 } from '../../src/drafting/context.ts';
-import { blockKindInput, currentBlock } from '../../src/drafting/store.ts';
+import { currentBlock } from '../../src/drafting/store.ts';
 
 const kindOfKey = (key: string): BlockKind => {
   if (key.startsWith('discussion:')) return 'discussion';
@@ -31,11 +31,10 @@ const kindOfKey = (key: string): BlockKind => {
 
 export const block_context_get = defineTool({
   name: 'block_context_get',
-  title: 'Context for writing a block',
+  title: 'Block context',
   description:
-    'Everything needed to write one block of a case’s decision, each item with its provenance: the case’s ' +
-    'details, the block’s current text and version, and per kind the parties’ confirmed claims, the ' +
-    'arguments with their claims, the references and the appraisers’ facts and conflicts. Paged.',
+    'What writing a decision block needs, with provenance: case details, the block’s text and version, ' +
+    'the party’s confirmed claims or the arguments, references, appraisers’ facts and conflicts. Paged.',
   input: {
     case_id: caseIdInput,
     block: blockKeyInput,
@@ -44,33 +43,21 @@ export const block_context_get = defineTool({
     case: z.object({
       id: z.uuid(),
       case_number: z.string(),
-      title: z.string(),
       appellant: z.string().nullable(),
       respondent: z.string().nullable(),
       committee: z.string().nullable(),
       practice_area: z.string().nullable(),
-      property_address: z.string().nullable(),
-      status: z.string(),
-      outcome: z.string().nullable(),
     }),
     block: z.object({
       key: z.string(),
-      kind: blockKindInput,
-      version: z.int().nullable().describe('The current version; null when not written yet'),
+      kind: z.string(),
+      version: z.int().nullable().describe('null: not written yet'),
       title: z.string().nullable(),
       text: z.string().nullable(),
-      claim_ids: z.array(z.uuid()).max(200),
-      argument_ids: z.array(z.uuid()).max(200),
-      citations: z.array(citationInput).max(MAX_CITATIONS),
+      citations: z.array(citationOutput).max(MAX_CITATIONS),
     }),
-    sections: z
-      .array(z.object({ section: z.enum(contextSections), items: z.int() }))
-      .max(contextSections.length)
-      .describe('What the context holds for this kind of block, with counts over all pages'),
-    not_available: z
-      .array(z.enum(pendingSections))
-      .max(pendingSections.length)
-      .describe('Sections this server cannot fill yet'),
+    sections: z.array(z.object({ section: z.string(), items: z.int() })).max(contextSections.length),
+    not_available: z.array(z.string()).max(pendingSections.length),
   }),
   mutates: false,
   pages: { key: z.tuple([z.int().min(0)]) },
@@ -87,14 +74,10 @@ export const block_context_get = defineTool({
       case: {
         id: row.id,
         case_number: row.caseNumber,
-        title: row.title,
         appellant: row.appellant,
         respondent: row.respondent,
         committee: row.committee,
         practice_area: row.practiceArea,
-        property_address: row.propertyAddress,
-        status: row.status,
-        outcome: row.outcome,
       },
       block: {
         key: input.block,
@@ -102,8 +85,6 @@ export const block_context_get = defineTool({
         version: current?.version ?? null,
         title: current?.title ?? null,
         text: current?.text ?? null,
-        claim_ids: current?.claimIds ?? [],
-        argument_ids: current?.argumentIds ?? [],
         citations: current?.citations ?? [],
       },
       sections: sectionsOf(kind).map((section) => ({

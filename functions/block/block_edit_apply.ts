@@ -19,15 +19,10 @@ const editInput = z
       .min(1)
       .max(MAX_BLOCK_TEXT)
       .optional()
-      .describe(
-        'The span to replace, quoted exactly as it stands once in the base version; omit to replace the whole text',
-      ),
-    replace: z
-      .string()
-      .max(MAX_BLOCK_TEXT)
-      .describe('Its replacement (the whole new text when find is omitted)'),
+      .describe('The span to replace, exactly as in base_version (once); omit for the whole text'),
+    replace: z.string().max(MAX_BLOCK_TEXT).describe('The replacement'),
   })
-  .describe('A replacement of one quoted span, or of the whole text');
+  .describe('One span replaced, or the whole text');
 
 type Edit = z.output<typeof editInput>;
 
@@ -63,19 +58,18 @@ export const block_edit_apply = defineTool({
   name: 'block_edit_apply',
   title: 'Edit part of a block',
   description:
-    'Applies an edit (one quoted span replaced, or the whole text) to a block’s base_version, as its next ' +
-    'version. If the block has moved on since, invalid_state names the current version: read it and apply ' +
-    'again. A whole new block with other claims or citations is block_write.',
+    'Applies an edit to base_version as the block’s next version; if the block moved on, invalid_state ' +
+    'names the current version. New claims or citations: block_write.',
   input: {
     case_id: caseIdInput,
     block: blockKeyInput,
-    base_version: z.int().min(1).max(1_000_000).describe('The version the edit was made on (block_list)'),
+    base_version: z.int().min(1).max(1_000_000).describe('The version edited'),
     edit: editInput,
   },
   output: z.object({
-    block: blockRefOutput.extend({ created: z.boolean().describe('false: this edit was already applied') }),
+    block: blockRefOutput.extend({ created: z.boolean() }),
     base_version: z.int(),
-    length: z.int().describe('Characters of the new text'),
+    length: z.int(),
   }),
   mutates: 'write',
   idempotencyKey: {

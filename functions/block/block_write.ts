@@ -22,13 +22,13 @@ import { addVersion, type BlockWrite, checkRefs, lockCase } from './_write.ts';
 export const MAX_BLOCKS_PER_WRITE = 50;
 
 const blockInput = z.strictObject({
-  kind: z.enum(blockKinds).describe('Which part of the decision'),
-  key: blockKeyInput.optional().describe('Default: the kind. Discussion blocks: "discussion:<topic>"'),
-  title: z.string().trim().min(1).max(300).optional().describe('A discussion block’s heading'),
-  text: z.string().trim().min(1).max(MAX_BLOCK_TEXT).describe('The block’s text; one paragraph per line'),
+  kind: z.enum(blockKinds),
+  key: blockKeyInput.optional().describe('Default: the kind; "discussion:<topic>"'),
+  title: z.string().trim().min(1).max(300).optional().describe('Discussions only'),
+  text: z.string().trim().min(1).max(MAX_BLOCK_TEXT).describe('One paragraph per line'),
   claim_ids: z.array(z.uuid()).max(MAX_BLOCK_REFS).optional().describe('Claims this block answers'),
   argument_ids: z.array(z.uuid()).max(MAX_BLOCK_REFS).optional().describe('Arguments it answers'),
-  citations: z.array(citationInput).max(MAX_CITATIONS).optional().describe('Authorities it relies on'),
+  citations: z.array(citationInput).max(MAX_CITATIONS).optional(),
 });
 
 type BlockInput = z.output<typeof blockInput>;
@@ -48,9 +48,8 @@ export const block_write = defineTool({
   name: 'block_write',
   title: 'Write decision blocks',
   description:
-    'Writes one or many blocks of a case’s decision in one transaction, each as its next version (the ' +
-    'previous stays; the same content again is no new version), with the claims and arguments it answers ' +
-    'and the authorities it cites. A change to part of a block is block_edit_apply.',
+    'Writes one or many decision blocks in one transaction, each a new version (the current content again ' +
+    'is none), with the claims and arguments it answers and its citations. Part of a block: block_edit_apply.',
   input: {
     case_id: caseIdInput,
     blocks: z.array(blockInput).min(1).max(MAX_BLOCKS_PER_WRITE).describe('The blocks to write'),

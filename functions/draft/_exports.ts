@@ -5,25 +5,24 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
 import { bookmarkName, sdtTag } from '../../src/drafting/docx_writer.ts';
 
 export const MAX_EXPORT_BLOCKS = 500;
 
 export const anchorOutput = z.object({
   key: z.string(),
-  kind: z.enum(blockKinds),
+  kind: z.string(),
   version: z.int(),
-  tag: z.string().describe('The content controls’ tag: kind|key|version'),
-  bookmark: z.string().describe('The bookmark spanning the block'),
-  text_hash: z.string().describe('SHA-256 of the block’s text as exported (whitespace collapsed)'),
+  tag: z.string().describe('kind|key|version'),
+  bookmark: z.string(),
+  text_hash: z.string().describe('SHA-256 of the exported text'),
   paragraphs: z.int(),
 });
 
 export const anchorsOf = (row: DraftExportRow) =>
   row.blocks.map((b, i) => ({
     key: b.key,
-    kind: b.kind as (typeof blockKinds)[number],
+    kind: b.kind,
     version: b.version,
     tag: sdtTag(b.kind, b.key, b.version),
     bookmark: bookmarkName(i),

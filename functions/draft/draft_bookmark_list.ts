@@ -8,14 +8,13 @@ import { anchorOutput, anchorsOf, latestExport, loadExport } from './_exports.ts
 
 export const draft_bookmark_list = defineTool({
   name: 'draft_bookmark_list',
-  title: 'Block anchors of an export',
+  title: 'Export anchors',
   description:
-    'The block anchors of a Word export (the content controls’ tags and the bookmarks that find each block ' +
-    'again in an edited file), with each block’s version and exported text hash: of export_id, or of the ' +
-    'case’s latest export.',
+    'The block anchors of a Word export (tags, bookmarks), with each block’s version and exported text ' +
+    'hash: of export_id, or of the case’s latest export.',
   input: {
-    case_id: z.uuid().optional().describe('The case: its latest export'),
-    export_id: z.uuid().optional().describe('Or one export (draft_export returns its id)'),
+    case_id: z.uuid().optional().describe('Its latest export'),
+    export_id: z.uuid().optional().describe('Or this export'),
   },
   output: pagedOutput(anchorOutput, {
     export_id: z.uuid().nullable(),

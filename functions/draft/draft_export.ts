@@ -26,11 +26,10 @@ const toBase64 = (bytes: Uint8Array) => {
 
 export const draft_export = defineTool({
   name: 'draft_export',
-  title: 'Export the draft as a Word file',
+  title: 'Word export',
   description:
-    'The case’s draft as a Hebrew Word file (DOCX: right-to-left, numbered paragraphs, an appendix of the ' +
-    'authorities cited, each block anchored so it is found again in the chair’s edited file), stored with ' +
-    'its SHA-256 and returned in base64. The same block versions give the same export.',
+    'The draft as a Hebrew Word file (RTL, numbered, authorities appendix, blocks anchored), stored with ' +
+    'its SHA-256, in base64. Same block versions, same export.',
   input: {
     case_id: caseIdInput,
     wait_ms: z
@@ -38,22 +37,15 @@ export const draft_export = defineTool({
       .min(0)
       .max(MAX_WAIT_MS)
       .optional()
-      .describe(
-        `Wait up to this many ms for the file (default ${DEFAULT_WAIT_MS}); in_progress if not ready`,
-      ),
+      .describe(`Wait for the file (default ${DEFAULT_WAIT_MS} ms)`),
   },
   output: z.object({
     export_id: z.uuid(),
     sha256: z.string(),
     byte_size: z.int(),
-    created_at: z.iso.datetime(),
-    filename: z.string(),
     content_base64: z.string().nullable().describe(`The DOCX; null when over ${MAX_INLINE_BYTES} bytes`),
-    blocks: z.array(anchorOutput).max(MAX_EXPORT_BLOCKS).describe('The blocks it holds and their anchors'),
-    missing: z
-      .array(z.enum(blockKinds))
-      .max(blockKinds.length)
-      .describe('Required kinds shown as placeholders'),
+    blocks: z.array(anchorOutput).max(MAX_EXPORT_BLOCKS),
+    missing: z.array(z.enum(blockKinds)).max(blockKinds.length).describe('Placeholders'),
   }),
   mutates: 'write',
   // The export is a function of the current block versions: a later call after a change is another export,
@@ -117,8 +109,6 @@ export const draft_export = defineTool({
         export_id: found.id,
         sha256: found.sha256,
         byte_size: found.byteSize,
-        created_at: found.createdAt.toISOString(),
-        filename: `${row.caseNumber.replace(/[^\p{L}\p{N}]+/gu, '_')}.docx`,
         content_base64: inline ? toBase64(found.content) : null,
         blocks: anchorsOf(found).slice(0, MAX_EXPORT_BLOCKS),
         missing,

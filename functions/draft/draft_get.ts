@@ -4,7 +4,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { assemble, renderDraft } from '../../src/drafting/assemble.ts';
 import { blockKinds } from '../../src/drafting/blocks.ts';
-import { blockKindInput, currentBlocks } from '../../src/drafting/store.ts';
+import { currentBlocks } from '../../src/drafting/store.ts';
 
 /** The longest draft returned whole; a longer one is cut and says so. */
 export const MAX_DRAFT_CHARS = 600_000;
@@ -14,23 +14,22 @@ export const draft_get = defineTool({
   name: 'draft_get',
   title: 'The draft decision',
   description:
-    'A case’s decision assembled from the current blocks in order, paragraphs numbered continuously as ' +
-    'decisions are, with a visible placeholder for each required block not written yet; markdown or text. ' +
-    'The Word file is draft_export.',
+    'The decision assembled from the current blocks, paragraphs numbered as decisions are, a placeholder ' +
+    'for each required block not written; markdown or text. Word file: draft_export.',
   input: {
     case_id: caseIdInput,
     format: z.enum(['markdown', 'text']).optional().describe('Default markdown'),
   },
   output: z.object({
     format: z.enum(['markdown', 'text']),
-    text: z.string().describe('The draft'),
+    text: z.string(),
     truncated: z.boolean().describe(`Cut at ${MAX_DRAFT_CHARS} characters`),
-    paragraphs: z.int().describe('Numbered paragraphs'),
+    paragraphs: z.int(),
     blocks: z
       .array(
         z.object({
-          key: z.string().nullable().describe('null for a placeholder'),
-          kind: blockKindInput,
+          key: z.string().nullable(),
+          kind: z.string(),
           version: z.int().nullable(),
           first_paragraph: z.int().nullable(),
           last_paragraph: z.int().nullable(),
@@ -38,7 +37,7 @@ export const draft_get = defineTool({
         }),
       )
       .max(MAX_PARTS),
-    missing: z.array(z.enum(blockKinds)).max(blockKinds.length).describe('Required kinds not written yet'),
+    missing: z.array(z.string()).max(blockKinds.length),
   }),
   mutates: false,
   async run({ ctx, input }) {

@@ -36,7 +36,7 @@ const commentOutput = z.object({
   author: z.string().nullable(),
   date: z.string().nullable(),
   text: z.string(),
-  anchored_text: z.string().describe('The text the comment is on'),
+  anchored_text: z.string(),
 });
 
 /** The export a DOCX came from: named in its properties, else the case's latest when the file has anchors. */
@@ -81,25 +81,22 @@ async function exportedTexts(
 
 export const final_version_ingest = defineTool({
   name: 'final_version_ingest',
-  title: 'Take in the signed final version',
+  title: 'Final version',
   description:
-    'Owner-gated. Takes in the chair’s signed decision (the edited Word export in content_base64, or text): ' +
-    'it becomes the case’s final text, the case is decided and the decision joins the internal decisions. ' +
-    'From the export’s anchors, each block’s final text, edit ratio, tracked changes and comments are stored.',
+    'Owner-gated. The chair’s signed decision (edited Word export, or text) becomes the final text; the ' +
+    'case is decided; per exported block: final text, edit ratio, tracked changes, comments.',
   input: {
     case_id: caseIdInput,
     text: contentFields.text.describe('The final decision as text'),
     content_base64: contentFields.content_base64.describe('Or the final DOCX in base64 (≤ 10 MiB)'),
-    filename: contentFields.filename,
   },
   output: z.object({
     final_version_id: z.uuid(),
-    created: z.boolean().describe('false: this file was already taken in'),
+    created: z.boolean(),
     sha256: z.string(),
     format: z.enum(['docx', 'text']),
-    export_id: z.uuid().nullable().describe('The export whose anchors the file kept'),
-    document_id: z.uuid().nullable().describe('The internal decision it was added as'),
-    text_length: z.int(),
+    export_id: z.uuid().nullable(),
+    document_id: z.uuid().nullable(),
     blocks: z
       .array(
         z.object({
@@ -113,8 +110,8 @@ export const final_version_ingest = defineTool({
         }),
       )
       .max(MAX_BLOCKS),
-    changes: z.array(changeOutput).max(MAX_ITEMS).describe('Tracked changes per block (the first 200)'),
-    comments: z.array(commentOutput).max(MAX_ITEMS).describe('Comments per block (the first 200)'),
+    changes: z.array(changeOutput).max(MAX_ITEMS),
+    comments: z.array(commentOutput).max(MAX_ITEMS),
   }),
   mutates: 'write',
   ownerGate: true,
@@ -206,7 +203,7 @@ export const final_version_ingest = defineTool({
       const stored = await storeUpload(ctx, {
         corpus: 'internal',
         caseId: null,
-        input: { text: row.text, title: `${c.caseNumber} — ${c.title}`, filename: input.filename },
+        input: { text: row.text, title: `${c.caseNumber} — ${c.title}` },
         metadata: {
           number: c.caseNumber,
           decisionDate: now.toISOString().slice(0, 10),
@@ -233,7 +230,6 @@ export const final_version_ingest = defineTool({
         format: row.format,
         export_id: row.exportId,
         document_id: documentId,
-        text_length: row.text.length,
         blocks: blocks.slice(0, MAX_BLOCKS).map((b) => ({
           key: b.key,
           kind: b.kind,

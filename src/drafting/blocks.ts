@@ -44,20 +44,29 @@ export const kindOrder = (kind: BlockKind): number => blockKinds.indexOf(kind);
 export const blockKeyInput = z
   .string()
   .regex(/^[a-z][a-z0-9_:-]{0,63}$/, 'lowercase letters, digits, _ : -; starting with a letter')
-  .describe('The block: its kind for single blocks, or a key such as "discussion:levy" (block_list)');
+  .describe('Its kind, or "discussion:<topic>"');
 
 export const MAX_BLOCK_TEXT = 60_000;
 export const MAX_BLOCK_REFS = 200;
 export const MAX_CITATIONS = 100;
 
 export const citationInput = z.strictObject({
-  text: z.string().trim().min(1).max(500).describe('The citation as written in the block'),
-  number: z.string().trim().min(1).max(100).optional().describe('The number cited, e.g. עע"מ 1234/05'),
-  parties: z.string().trim().min(1).max(300).optional().describe('The parties as named'),
-  pinpoint: z.string().trim().min(1).max(100).optional().describe('Paragraph or page, e.g. פס׳ 12'),
-  quote: z.string().trim().min(1).max(4000).optional().describe('Words quoted from it, if any'),
+  text: z.string().trim().min(1).max(500).describe('As written'),
+  number: z.string().trim().min(1).max(100).optional().describe('The number cited'),
+  parties: z.string().trim().min(1).max(300).optional(),
+  pinpoint: z.string().trim().min(1).max(100).optional().describe('Paragraph or page'),
+  quote: z.string().trim().min(1).max(4000).optional().describe('Words quoted'),
 });
 export type Citation = z.output<typeof citationInput>;
+
+/** A citation as tools return it (the input's fields, without their descriptions). */
+export const citationOutput = z.object({
+  text: z.string(),
+  number: z.string().optional(),
+  parties: z.string().optional(),
+  pinpoint: z.string().optional(),
+  quote: z.string().optional(),
+});
 
 export interface BlockContent {
   kind: BlockKind;

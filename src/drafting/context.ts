@@ -42,12 +42,12 @@ const MAX_FEEDBACK = 50;
 
 export const contextItemOutput = z.object({
   section: z.enum(contextSections),
-  id: z.string().describe('The claim’s, argument’s, reference’s or fact’s id'),
+  id: z.string(),
   title: z.string().nullable(),
-  text: z.string().describe(`The item, cut to ${MAX_ITEM_TEXT} characters`),
+  text: z.string().describe(`≤ ${MAX_ITEM_TEXT} chars`),
   party: z.string().nullable(),
   claim_ids: z.array(z.uuid()).max(200).describe('An argument’s claims'),
-  source: provenanceOutput.nullable().describe('Where it is written'),
+  source: provenanceOutput.nullable(),
 });
 export type ContextItem = z.output<typeof contextItemOutput>;
 
