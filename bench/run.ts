@@ -17,6 +17,8 @@
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
+ * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
+ *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=…` (2025-era stateless requests over echo, then the queue, search and analysis figures).
  */
@@ -31,6 +33,7 @@ import { printLastLine, printLoad, printPhases, printProfile, printTrips } from 
 import { runSearchBench } from './search.ts';
 import { load, loadCases, runSideBySide } from './side_by_side.ts';
 import { measureTrips } from './trips.ts';
+import { runValidateBench } from './validate.ts';
 
 const benchStarted = performance.now();
 
@@ -69,5 +72,6 @@ await Promise.all([bench.db.close(), bench.kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const validate = await runValidateBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...validate });
