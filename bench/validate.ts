@@ -56,20 +56,18 @@ async function seed(db: Db): Promise<CaseRow> {
     })
     .returning();
   const docId = crypto.randomUUID();
-  await db
-    .insert(documents)
-    .values({
-      id: docId,
-      corpus: 'case',
-      caseId,
-      sha256: docId,
-      mediaType: 'text/plain',
-      byteSize: 1,
-      title: 'ערר',
-      status: 'ready',
-      pageCount: 1,
-      createdBy: 'bench',
-    });
+  await db.insert(documents).values({
+    id: docId,
+    corpus: 'case',
+    caseId,
+    sha256: docId,
+    mediaType: 'text/plain',
+    byteSize: 1,
+    title: 'ערר',
+    status: 'ready',
+    pageCount: 1,
+    createdBy: 'bench',
+  });
   await db.insert(claims).values(
     Array.from({ length: CLAIMS }, (_, i) => ({
       id: crypto.randomUUID(),
@@ -90,21 +88,19 @@ async function seed(db: Db): Promise<CaseRow> {
   );
   for (let i = 0; i < SOURCES; i++) {
     const id = crypto.randomUUID();
-    await db
-      .insert(documents)
-      .values({
-        id,
-        corpus: 'library',
-        sha256: id,
-        mediaType: 'text/plain',
-        byteSize: 1,
-        title: parties(i),
-        number: number(i),
-        parties: parties(i),
-        status: 'ready',
-        pageCount: 1,
-        createdBy: 'bench',
-      });
+    await db.insert(documents).values({
+      id,
+      corpus: 'library',
+      sha256: id,
+      mediaType: 'text/plain',
+      byteSize: 1,
+      title: parties(i),
+      number: number(i),
+      parties: parties(i),
+      status: 'ready',
+      pageCount: 1,
+      createdBy: 'bench',
+    });
     await db.insert(documentPages).values({ documentId: id, page: 1, text: sourceText(i) });
   }
   if (row === undefined) throw new Error('no case');
