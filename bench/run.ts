@@ -17,6 +17,7 @@
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
+ * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
  * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
  *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
@@ -24,6 +25,7 @@
  */
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
+import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
@@ -72,6 +74,7 @@ await Promise.all([bench.db.close(), bench.kvDb.close()]);
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const drafting = await runDraftingBench();
 const validate = await runValidateBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...validate });
+printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...drafting, ...validate });

@@ -90,6 +90,14 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         claim_list: { readOnlyHint: true, destructiveHint: false },
         argument_list: { readOnlyHint: true, destructiveHint: false },
         appraiser_fact_get: { readOnlyHint: true, destructiveHint: false },
+        block_write: { readOnlyHint: false, destructiveHint: false },
+        block_list: { readOnlyHint: true, destructiveHint: false },
+        block_edit_apply: { readOnlyHint: false, destructiveHint: false },
+        block_context_get: { readOnlyHint: true, destructiveHint: false },
+        draft_get: { readOnlyHint: true, destructiveHint: false },
+        draft_export: { readOnlyHint: false, destructiveHint: false },
+        draft_bookmark_list: { readOnlyHint: true, destructiveHint: false },
+        final_version_ingest: { readOnlyHint: false, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

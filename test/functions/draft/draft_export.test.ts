@@ -194,7 +194,8 @@ forEachStack('draft_export at once', ALL_STACKS, (server) => {
     expect(
       await s.db.db.select({ id: draftExports.id }).from(draftExports).where(eq(draftExports.caseId, caseId)),
     ).toHaveLength(1);
-  });
+    // The whole suite in parallel slows the render: a bound well above the few seconds it takes alone.
+  }, 120_000);
 });
 
 it('without a runtime that writes the file, the call says in_progress, naming the queued job', async () => {
