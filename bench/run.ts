@@ -20,6 +20,8 @@
  * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
  *   decisions, and the p50 of citation_incoming_list for the ruling they all cite.
  * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
+ * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
+ *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=… citations_per_s=… citation_incoming_p50_ms=…` (2025-era stateless requests over
  *   echo, then the queue, search, analysis and citation figures).
@@ -37,6 +39,7 @@ import { printLastLine, printLoad, printPhases, printProfile, printTrips } from 
 import { runSearchBench } from './search.ts';
 import { load, loadCases, runSideBySide } from './side_by_side.ts';
 import { measureTrips } from './trips.ts';
+import { runValidateBench } from './validate.ts';
 
 const benchStarted = performance.now();
 
@@ -77,5 +80,13 @@ const search = await runSearchBench();
 const analysis = await runAnalysisBench();
 const citations = await runCitationBench();
 const drafting = await runDraftingBench();
+const validate = await runValidateBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis, ...citations, ...drafting });
+printLastLine(benchStarted, ratioOf, {
+  ...queueKeys,
+  ...search,
+  ...analysis,
+  ...citations,
+  ...drafting,
+  ...validate,
+});

@@ -20,6 +20,9 @@ import { citation_list } from './citation/citation_list.ts';
 import { claim_extract } from './claim/claim_extract.ts';
 import { claim_list } from './claim/claim_list.ts';
 import { claim_record } from './claim/claim_record.ts';
+import { direction_approve } from './direction/direction_approve.ts';
+import { direction_list } from './direction/direction_list.ts';
+import { direction_propose } from './direction/direction_propose.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
@@ -27,8 +30,11 @@ import { document_upload } from './document/document_upload.ts';
 import { draft_bookmark_list } from './draft/draft_bookmark_list.ts';
 import { draft_export } from './draft/draft_export.ts';
 import { draft_get } from './draft/draft_get.ts';
+import { draft_validate } from './draft/draft_validate.ts';
 import { extraction_run } from './extraction/extraction_run.ts';
 import { extraction_status } from './extraction/extraction_status.ts';
+import { feedback_list } from './feedback/feedback_list.ts';
+import { feedback_record } from './feedback/feedback_record.ts';
 import { final_version_ingest } from './final/final_version_ingest.ts';
 import { hai_accept_next_step } from './hai/hai_accept_next_step.ts';
 import { hai_authorize_session } from './hai/hai_authorize_session.ts';
@@ -60,9 +66,11 @@ import { library_add } from './library/library_add.ts';
 import { library_get } from './library/library_get.ts';
 import { library_list } from './library/library_list.ts';
 import { library_metadata_extract } from './library/library_metadata_extract.ts';
+import { metrics_get } from './metrics/metrics_get.ts';
 import { missing_precedent_close } from './missing_precedent/missing_precedent_close.ts';
 import { missing_precedent_create } from './missing_precedent/missing_precedent_create.ts';
 import { missing_precedent_list } from './missing_precedent/missing_precedent_list.ts';
+import { outcome_set } from './outcome/outcome_set.ts';
 import { precedent_attach } from './precedent/precedent_attach.ts';
 import { precedent_detach } from './precedent/precedent_detach.ts';
 import { precedent_list } from './precedent/precedent_list.ts';
@@ -74,6 +82,7 @@ import { search_library } from './search/search_library.ts';
 import { search_style } from './search/search_style.ts';
 import { style_corpus_enrich } from './style/style_corpus_enrich.ts';
 import { style_corpus_pending_list } from './style/style_corpus_pending_list.ts';
+import { workflow_status } from './workflow/workflow_status.ts';
 
 /** Every tool the server offers, listed explicitly (no discovery): one line per tool, grouped by family. */
 export const tools = {
@@ -144,6 +153,15 @@ export const tools = {
   precedent_detach,
   style_corpus_enrich,
   style_corpus_pending_list,
+  direction_propose,
+  direction_list,
+  direction_approve,
+  outcome_set,
+  feedback_record,
+  feedback_list,
+  draft_validate,
+  workflow_status,
+  metrics_get,
   block_write,
   block_list,
   block_edit_apply,

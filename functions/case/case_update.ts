@@ -6,20 +6,19 @@ import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { caseFields, caseOutcomeInput, caseOutput, caseStatusInput, caseView } from './_shared.ts';
+import { caseFields, caseOutput, caseStatusInput, caseView } from './_shared.ts';
 
 export const case_update = defineTool({
   name: 'case_update',
   title: 'Change a case file',
   description:
-    'Changes the given descriptive fields, status or outcome of a case (the case number is fixed) and ' +
-    'returns the case with the fields changed. An archived case is read-only (invalid_state) until ' +
-    'its status is set back.',
+    'Changes the given descriptive fields or status of a case (the case number is fixed; the outcome is ' +
+    'outcome_set’s, owner-gated) and returns it with the fields changed. An archived case is read-only ' +
+    '(invalid_state) until its status is set back.',
   input: {
     case_id: caseIdInput,
     ...caseFields,
     status: caseStatusInput.optional(),
-    outcome: caseOutcomeInput.optional(),
   },
   output: z.object({
     case: caseOutput,
@@ -43,7 +42,6 @@ export const case_update = defineTool({
       propertyAddress: changes.property_address,
       notes: changes.notes,
       status: changes.status,
-      outcome: changes.outcome,
     };
     const fields = Object.entries(changes)
       .filter(([, v]) => v !== undefined)

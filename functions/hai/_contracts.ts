@@ -6,6 +6,7 @@ import { invalidArgs, one } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { type ContractCriterion, type HaiContractRow, haiContracts } from '../../src/db/schema/hai.ts';
 import type { Db } from '../../src/db/types.ts';
+import { criterionCheckInput } from '../../src/review/criteria.ts';
 
 /** Bounds of a contract's terms: the inputs refuse more, so every stored version keeps within them. */
 export const MAX_SCOPE_LABELS = 50;
@@ -43,6 +44,7 @@ export const contractInput = {
           .min(1)
           .max(1000)
           .describe('How it is verified: what is checked, by whom or which test'),
+        check: criterionCheckInput.optional(),
       }),
     )
     .min(1)
@@ -108,6 +110,7 @@ export function validContract(
       id: c.id,
       description: c.description,
       verification: c.verification,
+      ...(c.check === undefined ? {} : { check: c.check }),
     })),
     expiresAt,
     maxSessions: input.max_sessions ?? 2,
@@ -173,6 +176,7 @@ export const criterionOutput = z.object({
   id: z.string().describe('The criterion id hai_proof takes'),
   description: z.string().describe('What must be true'),
   verification: z.string().describe('How it is verified'),
+  check: criterionCheckInput.nullable().optional().describe('The check the server runs, if any'),
 });
 
 const scopeLabels = z.array(z.string()).max(MAX_SCOPE_LABELS);

@@ -1,8 +1,10 @@
 // Read-only views of the governance state shared by hai_status, hai_health and hai_recover, with the
 // shapes they return. Every list here is cut to a bound the output schemas declare.
+
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
+import { cases } from '../../src/db/schema/cases.ts';
 import {
   haiCheckpoints,
   haiContracts,
@@ -15,6 +17,7 @@ import {
   haiProjects,
   haiProposals,
 } from '../../src/db/schema/hai.ts';
+import { caseState, stageOf, type WorkflowStage, workflowStages } from '../../src/review/workflow.ts';
 import { criterionOutput, MAX_CRITERIA, MAX_SCOPE_LABELS, MAX_SESSIONS } from './_contracts.ts';
 import { MAX_ACTIVE_LANES } from './_projects.ts';
 
@@ -209,6 +212,10 @@ export const projectSummaryOutput = z.object({
     .object({ label: z.string(), summary: z.string(), created_at: z.iso.datetime() })
     .nullable()
     .describe('The latest checkpoint, else null'),
+  case: z
+    .object({ case_id: z.uuid(), case_number: z.string(), stage: z.enum(workflowStages) })
+    .nullable()
+    .describe('The case the project is bound to and its stage (workflow_status has the rest)'),
 });
 
 /** Projects (one or the first PROJECTS_SHOWN by id) with mounts, lanes, inbox, next-step state and last checkpoint. */
@@ -244,6 +251,17 @@ export async function projectSummaries(
       .where(inArray(haiCheckpoints.projectId, ids))
       .orderBy(haiCheckpoints.projectId, desc(haiCheckpoints.createdAt)),
   ]);
+  // The stage of each bound case (a deleted case shows as none).
+  const stages = new Map<string, { case_id: string; case_number: string; stage: WorkflowStage }>();
+  for (const caseId of new Set(shown.flatMap((p) => (p.caseId === null ? [] : [p.caseId])))) {
+    const [c] = await ctx.db
+      .select()
+      .from(cases)
+      .where(and(eq(cases.id, caseId), isNull(cases.deletedAt)));
+    if (c === undefined) continue;
+    const { stage } = stageOf(c, await caseState(ctx.db, c));
+    stages.set(caseId, { case_id: c.id, case_number: c.caseNumber, stage });
+  }
   const lanesOf = (id: string, state: 'active' | 'parked', max: number) =>
     lanes
       .filter((l) => l.projectId === id && l.state === state)
@@ -271,6 +289,7 @@ export async function projectSummaries(
           cp === undefined
             ? null
             : { label: cp.label, summary: cp.summary, created_at: cp.createdAt.toISOString() },
+        case: p.caseId === null ? null : (stages.get(p.caseId) ?? null),
       };
     }),
   };

@@ -4,6 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { deviceIdInput, projectIdInput } from './_projects.ts';
 import { writtenOrExisting } from './_writes.ts';
 
@@ -30,6 +31,7 @@ export const hai_bind_project = defineTool({
       .max(300)
       .optional()
       .describe('Human title of the project, set when it is first bound'),
+    case_id: caseIdInput.optional().describe('The case it works on'),
   },
   output: z.object({
     project_id: z.string().describe('The project bound'),
@@ -42,25 +44,43 @@ export const hai_bind_project = defineTool({
         bound_at: z.iso.datetime(),
       })
       .describe('The mount on this device as it now stands'),
+    case_id: z.uuid().nullable().describe('The case the project is bound to'),
     changed: z.boolean().describe('false when the device was already bound at this path'),
   }),
   mutates: 'write',
   ownerGate: true,
   idempotencyKey: {
-    describe: 'project_id + device_id + mount_path',
-    of: (input) => `${input.project_id}:${input.device_id}:${input.mount_path}`,
+    describe: 'project_id + device_id + mount_path (+ case_id)',
+    of: (input) =>
+      `${input.project_id}:${input.device_id}:${input.mount_path}${input.case_id ? `:${input.case_id}` : ''}`,
   },
   precheck: (input) => {
     if (input.mount_path.includes('\0')) throw invalidArg('mount_path', 'contains NUL');
   },
   async run({ ctx, input, gate }) {
     const now = ctx.now();
+    if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     return ctx.db.transaction(async (tx) => {
       const created = await tx
         .insert(haiProjects)
-        .values({ id: input.project_id, title: input.title ?? null, createdBy: ctx.agent, createdAt: now })
+        .values({
+          id: input.project_id,
+          title: input.title ?? null,
+          caseId: input.case_id ?? null,
+          createdBy: ctx.agent,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning({ id: haiProjects.id });
+      if (created.length === 0 && input.case_id !== undefined)
+        await tx
+          .update(haiProjects)
+          .set({ caseId: input.case_id })
+          .where(eq(haiProjects.id, input.project_id));
+      const [project] = await tx
+        .select({ caseId: haiProjects.caseId })
+        .from(haiProjects)
+        .where(eq(haiProjects.id, input.project_id));
       const { row: mount, written: changed } = await writtenOrExisting(
         tx
           .insert(haiMounts)
@@ -100,6 +120,7 @@ export const hai_bind_project = defineTool({
             bound_by: mount.boundBy,
             bound_at: mount.boundAt.toISOString(),
           },
+          case_id: project?.caseId ?? null,
           changed,
         },
         changed

@@ -4,6 +4,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { haiEvidence } from '../../src/db/schema/hai.ts';
+import { runCheck } from '../../src/review/criteria.ts';
 import { endedLeasesOutput, revokeSessions, uncacheLeases } from './_leases.ts';
 import { loadContract, loadMission, missionIdInput, missionOutput, missionView } from './_missions.ts';
 import { deviceIdInput, requireDevice } from './_projects.ts';
@@ -60,6 +61,31 @@ export const hai_close_mission = defineTool({
             ),
           );
         const proven = new Set(passing.map((p) => p.criterionId));
+        // A criterion the server checks is judged now, whatever evidence was recorded before.
+        const failedChecks: { id: string; kind: string; case_id: string; found: string }[] = [];
+        for (const c of contract.criteria) {
+          if (!c.check) continue;
+          const now = await runCheck(tx, c.check);
+          if (now.pass) proven.add(c.id);
+          else {
+            proven.delete(c.id);
+            failedChecks.push({ id: c.id, kind: c.check.kind, case_id: c.check.case_id, found: now.detail });
+          }
+        }
+        if (failedChecks.length > 0) {
+          throw new ToolError(
+            'review_required',
+            `${failedChecks.length} server-checked criterion(s) fail now`,
+            {
+              details: {
+                mission_id: mission.id,
+                contract_version: contract.version,
+                failed_checks: failedChecks,
+              },
+              hint: 'Have what each check found fixed (qa runs draft_validate, the writer draft_export, the ceo final_version_ingest), then close again.',
+            },
+          );
+        }
         const missing = contract.criteria.filter((c) => !proven.has(c.id));
         if (missing.length > 0) {
           throw new ToolError(

@@ -2,9 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
+import { runCheck } from '../../src/review/criteria.ts';
 import { leaseIdInput, writeUnderLease } from './_leases.ts';
 import { deviceIdInput, requireDevice } from './_projects.ts';
 import { writtenOrExisting } from './_writes.ts';
@@ -25,7 +26,10 @@ export const hai_proof = defineTool({
       .max(50)
       .describe('The criterion id from the contract (hai_get_contract)'),
     checked: z.string().trim().min(1).max(5000).describe('What was checked and how'),
-    result: z.enum(proofResults).describe('"pass" when the criterion is met, "fail" when it is not'),
+    result: z
+      .enum(proofResults)
+      .optional()
+      .describe('"pass" when met, "fail" when not; a criterion with a check gets the server’s result'),
     evidence: z
       .string()
       .trim()
@@ -57,15 +61,6 @@ export const hai_proof = defineTool({
       `${input.lease_id}:${input.criterion_id}:${input.result}:${stableStringify([input.checked, input.evidence, input.device_id])}`,
   },
   async run({ ctx, input }) {
-    const proofSha256 = sha256Hex(
-      stableStringify([
-        input.criterion_id,
-        input.checked,
-        input.result,
-        input.evidence ?? null,
-        input.device_id ?? null,
-      ]),
-    );
     return writeUnderLease(ctx, input.lease_id, async (tx, { lease, mission, contract }) => {
       const criterion = contract.criteria.find((c) => c.id === input.criterion_id);
       if (criterion === undefined) {
@@ -79,6 +74,17 @@ export const hai_proof = defineTool({
         );
       }
       await requireDevice(tx, ctx, mission.projectId, input.device_id);
+      // A criterion with a check is judged by the server: its result and what it found are the evidence.
+      const checked = criterion.check ? await runCheck(tx, criterion.check) : null;
+      const result = checked === null ? input.result : checked.pass ? 'pass' : 'fail';
+      if (result === undefined) throw invalidArg('result', 'required: this criterion has no server check');
+      const evidence =
+        checked === null
+          ? (input.evidence ?? null)
+          : `${criterion.check?.kind}: ${checked.detail}${input.evidence ? ` — ${input.evidence}` : ''}`;
+      const proofSha256 = sha256Hex(
+        stableStringify([input.criterion_id, input.checked, result, evidence, input.device_id ?? null]),
+      );
       const { row, written } = await writtenOrExisting(
         tx
           .insert(haiEvidence)
@@ -89,8 +95,8 @@ export const hai_proof = defineTool({
             criterionId: criterion.id,
             leaseId: lease.id,
             checked: input.checked,
-            result: input.result,
-            evidence: input.evidence ?? null,
+            result,
+            evidence,
             deviceId: input.device_id ?? null,
             recordedBy: ctx.agent,
             recordedAt: ctx.now(),
@@ -121,9 +127,10 @@ export const hai_proof = defineTool({
           },
           created: written,
         },
-        written
+        (written
           ? `Evidence for ${criterion.id} recorded (${row.result})`
-          : 'This evidence was already recorded',
+          : 'This evidence was already recorded') +
+          (checked === null ? '' : `; the server checked: ${checked.detail}`),
       );
     });
   },

@@ -1,9 +1,9 @@
 // What a writer needs for one block (docs/drafting.md "Context"), as sections of items, each with its
 // provenance: the parties' confirmed claims, the arguments with their claims, the references of the case
-// documents, the appraisers' facts and their conflicts. Sections that other families fill (precedents,
-// approved holdings, the chair's feedback, style examples) join this list as those families land; the tool
+// documents, the appraisers' facts and their conflicts, the chair's feedback. Sections that other families
+// fill (precedents, approved holdings, style examples) join this list as those families land; the tool
 // names the sections it could not fill.
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
 import {
@@ -14,6 +14,8 @@ import {
   caseReferences,
   claims,
 } from '../db/schema/analysis.ts';
+import { cases } from '../db/schema/cases.ts';
+import { chairFeedback } from '../db/schema/review.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
 import type { BlockKind } from './blocks.ts';
@@ -24,17 +26,19 @@ export const contextSections = [
   'reference',
   'appraisal_fact',
   'appraisal_conflict',
+  'feedback',
 ] as const;
 export type ContextSection = (typeof contextSections)[number];
 
 /** Sections the context will carry once their families exist on this server. */
-export const pendingSections = ['precedent', 'approved_holding', 'feedback', 'style_example'] as const;
+export const pendingSections = ['precedent', 'approved_holding', 'style_example'] as const;
 
 /** An item's text is cut to this many characters (its source has the rest). */
 export const MAX_ITEM_TEXT = 2000;
 const MAX_CLAIMS = 500;
 const MAX_REFERENCES = 300;
 const MAX_FACTS = 300;
+const MAX_FEEDBACK = 50;
 
 export const contextItemOutput = z.object({
   section: z.enum(contextSections),
@@ -54,14 +58,14 @@ const cut = (t: string) => {
 
 /** Which sections each kind of block gets. */
 const SECTIONS: Record<BlockKind, readonly ContextSection[]> = {
-  header: [],
-  background: ['reference', 'appraisal_fact'],
-  appellant_claims: ['claim'],
-  respondent_claims: ['claim'],
-  discussion: ['argument', 'claim', 'reference', 'appraisal_fact', 'appraisal_conflict'],
-  outcome: ['argument'],
-  costs: [],
-  signature: [],
+  header: ['feedback'],
+  background: ['reference', 'appraisal_fact', 'feedback'],
+  appellant_claims: ['claim', 'feedback'],
+  respondent_claims: ['claim', 'feedback'],
+  discussion: ['argument', 'claim', 'reference', 'appraisal_fact', 'appraisal_conflict', 'feedback'],
+  outcome: ['argument', 'feedback'],
+  costs: ['feedback'],
+  signature: ['feedback'],
 };
 
 export const sectionsOf = (kind: BlockKind): readonly ContextSection[] => SECTIONS[kind];
@@ -215,6 +219,32 @@ export async function blockContext(
           source: provenanceOf(first),
         });
       }
+  }
+  if (want.has('feedback')) {
+    // The chair's remarks on this kind of block and on the whole decision, from every case (a lesson carries
+    // over), this case's first, then the newest; remarks about a deleted case are gone with it.
+    const rows = await db
+      .select({ f: chairFeedback })
+      .from(chairFeedback)
+      .leftJoin(cases, eq(cases.id, chairFeedback.caseId))
+      .where(
+        and(
+          or(isNull(chairFeedback.caseId), isNull(cases.deletedAt)),
+          or(eq(chairFeedback.blockKind, kind), isNull(chairFeedback.blockKind)),
+        ),
+      )
+      .orderBy(sql`${chairFeedback.caseId} is distinct from ${caseId}`, desc(chairFeedback.seq))
+      .limit(MAX_FEEDBACK);
+    for (const { f } of rows)
+      items.push({
+        section: 'feedback',
+        id: f.id,
+        title: `${f.kind}${f.blockKind === null ? ' · the whole decision' : ''}${f.caseId === caseId ? ' · this case' : ''}`,
+        text: cut(f.text),
+        party: null,
+        claim_ids: [],
+        source: null,
+      });
   }
   return items;
 }

@@ -52,12 +52,13 @@ function lifecycleSuite(stack: Stack) {
         status: 'ok',
         data: { items: [{ id }] },
       });
-      expect(
-        await call('case_update', { case_id: id, status: 'drafting', outcome: 'partial_acceptance' }),
-      ).toMatchObject({
+      expect(await call('case_update', { case_id: id, status: 'drafting' })).toMatchObject({
         ok: true,
-        data: { case: { status: 'drafting', outcome: 'partial_acceptance' }, changed: ['status', 'outcome'] },
+        data: { case: { status: 'drafting' }, changed: ['status'] },
       });
+      expect(
+        await call('outcome_set', { case_id: id, outcome: 'קבלה חלקית', owner_ack: true, reason: 'הוחלט' }),
+      ).toMatchObject({ ok: true, data: { outcome: 'partial_acceptance', changed: true } });
       expect(await call('case_final_text_get', { case_id: id })).toMatchObject({ status: 'empty' });
       expect(
         await call('case_delete', { case_id: id, owner_ack: true, reason: 'ניקוי אחרי בדיקה' }),

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { cases } from './cases.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -23,6 +24,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const haiProjects = pgTable('hai_projects', {
   id: text('id').primaryKey(),
   title: text('title'),
+  /** The case the project works on, when bound to one: hai_status shows its stage. */
+  caseId: uuid('case_id').references(() => cases.id),
   createdBy: text('created_by').notNull(),
   createdAt: at('created_at').notNull(),
 });
@@ -180,6 +183,8 @@ export interface ContractCriterion {
   id: string;
   description: string;
   verification: string;
+  /** A check the server runs on a case instead of free evidence (src/review/criteria.ts). */
+  check?: { kind: 'draft_valid' | 'exported' | 'final_ingested'; case_id: string } | null;
 }
 
 /** One version of a mission's finite contract. */

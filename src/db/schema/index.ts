@@ -10,3 +10,4 @@ export * from './jobs.ts';
 export * from './kv_entries.ts';
 export * from './owners.ts';
 export * from './precedents.ts';
+export * from './review.ts';

@@ -70,7 +70,7 @@ forEachStack('block_context_get', DB_STACKS, (server) => {
       text: null,
     });
     expect(ac.case.id).toBe(caseId);
-    expect(ac.not_available).toEqual(['precedent', 'approved_holding', 'feedback', 'style_example']);
+    expect(ac.not_available).toEqual(['precedent', 'approved_holding', 'style_example']);
     const rc = expectOk<Context>(await context('respondent_claims'));
     expect(rc.items).toEqual([]);
 

@@ -60,7 +60,12 @@ describe('case_list', () => {
     const update = async (i: number, change: Record<string, unknown>) => {
       const c = made[i];
       if (c === undefined) throw new Error('no such fixture');
-      expectOk(await s.call('ceo', 'case_update', { case_id: c.id, ...change }));
+      const { outcome, ...fields } = change;
+      expectOk(await s.call('ceo', 'case_update', { case_id: c.id, ...fields }));
+      if (outcome !== undefined)
+        expectOk(
+          await s.call('ceo', 'outcome_set', { case_id: c.id, outcome, owner_ack: true, reason: 'הוחלט' }),
+        );
     };
     await update(1, { status: 'decided', outcome: 'rejection' });
     await update(3, { status: 'decided', outcome: 'full_acceptance' });

@@ -1,0 +1,88 @@
+import { and, asc, eq } from 'drizzle-orm';
+import * as z from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { documentPages } from '../../src/db/schema/documents.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { loadDocument } from '../../src/domain/documents.ts';
+import { runView, storeRun, validationOutput } from '../../src/review/runs.ts';
+import { validateDocument, validateDraft } from '../../src/review/validate.ts';
+
+export const draft_validate = defineTool({
+  name: 'draft_validate',
+  title: 'Validate the draft',
+  description:
+    'Rule checks over the draft (blocks, claims, outcome, header, figures, citations, quotes) or a ' +
+    'case document (target); stored.',
+  input: {
+    case_id: caseIdInput,
+    target: z.uuid().optional().describe('A case document to check instead'),
+  },
+  output: validationOutput,
+  mutates: 'write',
+  // Checking again is harmless and must see the draft as it is now: nothing is replayed.
+  setSemantics: true,
+  idempotencyKey: {
+    describe: 'case_id + target',
+    of: (input) => `${input.case_id}:${input.target ?? 'draft'}`,
+  },
+  async run({ ctx, input }) {
+    const caseRow = await loadLiveCase(ctx.db, input.case_id);
+    const now = ctx.now();
+    if (input.target === undefined) {
+      const { blocks, ...result } = await validateDraft(ctx.db, caseRow);
+      const state = blocks.map((b) => [b.key, b.version]);
+      const { row, created } = await storeRun(ctx.db, {
+        caseId: caseRow.id,
+        target: 'draft',
+        state: { state, outcome: caseRow.outcome },
+        result,
+        agent: ctx.agent,
+        now,
+      });
+      const view = runView(row, created);
+      return ok(
+        view,
+        `${view.valid ? 'Valid' : 'Not valid'}: ${view.errors} error(s), ${view.warnings} warning(s) over ${blocks.length} block(s)`,
+      );
+    }
+    const doc = await loadDocument(ctx.db, input.target);
+    if (doc.caseId !== caseRow.id) {
+      throw new ToolError('not_found', `No document ${input.target} in this case`, {
+        details: { case_id: caseRow.id, target: input.target },
+        hint: 'Give a document of the same case (document_list with the case_id lists them).',
+      });
+    }
+    if (doc.status !== 'ready') {
+      throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
+        details: { document_id: doc.id, status: doc.status },
+        hint: 'Wait until extraction_status shows it ready, then validate it.',
+      });
+    }
+    const pages = await ctx.db
+      .select({ text: documentPages.text })
+      .from(documentPages)
+      .where(and(eq(documentPages.documentId, doc.id)))
+      .orderBy(asc(documentPages.page));
+    const result = await validateDocument(
+      ctx.db,
+      doc.id,
+      caseRow.caseNumber,
+      pages.map((p) => p.text),
+    );
+    const { row, created } = await storeRun(ctx.db, {
+      caseId: caseRow.id,
+      target: doc.id,
+      state: doc.sha256,
+      result,
+      agent: ctx.agent,
+      now,
+    });
+    const view = runView(row, created);
+    return ok(
+      view,
+      `${doc.title}: ${view.citations.length} citation(s), ${view.quotes.length} quote(s), ${view.errors} error(s)`,
+    );
+  },
+});

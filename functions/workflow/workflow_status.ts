@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { caseOutcomes } from '../../src/db/schema/cases.ts';
+import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { blockKinds } from '../../src/drafting/blocks.ts';
+import { caseState, stageOf, workflowStages } from '../../src/review/workflow.ts';
+
+const stage = z.enum(workflowStages);
+const at = z.iso.datetime();
+
+export const workflow_status = defineTool({
+  name: 'workflow_status',
+  title: 'Where the case stands',
+  description:
+    'A case’s stage from documents to final version, what is done and missing, and the next action ' +
+    'per agent with its tool.',
+  input: { case_id: caseIdInput },
+  output: z.object({
+    case_id: z.uuid(),
+    stage: stage.describe('The first stage not done'),
+    done: z.array(stage).max(workflowStages.length),
+    documents: z.object({ total: z.int(), ready: z.int(), pending: z.int(), failed: z.int() }),
+    analysis: z.object({
+      claims: z.int(),
+      confirmed: z.int(),
+      candidates: z.int(),
+      arguments: z.int().describe('In the latest argument map'),
+      references: z.int(),
+      facts: z.int(),
+      conflicts: z.int().describe('Between appraisers'),
+    }),
+    direction: z.object({
+      proposed: z.int(),
+      approved: z.object({ id: z.uuid(), title: z.string(), outcome: z.enum(caseOutcomes) }).nullable(),
+    }),
+    outcome: z.enum(caseOutcomes).nullable(),
+    blocks: z.object({
+      written: z.int(),
+      missing: z.array(z.enum(blockKinds)).max(blockKinds.length).describe('Required kinds not written'),
+      last_written_at: at.nullable(),
+    }),
+    validation: z
+      .object({
+        run_id: z.uuid(),
+        checked_at: at,
+        valid: z.boolean(),
+        errors: z.int(),
+        warnings: z.int(),
+        current: z.boolean(),
+      })
+      .nullable()
+      .describe('The last draft_validate; current: newer than every block'),
+    export: z.object({ export_id: z.uuid(), at, current: z.boolean() }).nullable(),
+    final_version: z.object({ id: z.uuid(), at }).nullable(),
+    next_actions: z
+      .array(
+        z.object({
+          agent: z.enum(['ceo', 'analyst', 'researcher', 'writer', 'qa']),
+          tool: z.string(),
+          why: z.string(),
+        }),
+      )
+      .max(20),
+  }),
+  mutates: false,
+  async run({ ctx, input }) {
+    const c = await loadLiveCase(ctx.db, input.case_id);
+    const state = await caseState(ctx.db, c);
+    const { stage: now, done, next } = stageOf(c, state);
+    return ok(
+      { case_id: c.id, stage: now, done, ...state, next_actions: next },
+      `Case ${c.caseNumber}: ${now}; next: ${next.map((a) => `${a.agent} ${a.tool}`).join(', ') || 'nothing'}`,
+    );
+  },
+});
