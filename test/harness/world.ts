@@ -13,9 +13,9 @@ import { agentsWithGrants, expectOk, type TestServer } from './server.ts';
 /** The agents every tool is granted to (owner-only tools excepted: the console calls those). */
 export const WALKERS = ['ceo', 'analyst'] as const satisfies readonly AgentName[];
 
-/** The real agents with every agent tool granted to each walker. */
-export async function walkerAgents() {
-  const names = productionTools.filter((t) => t.ownerOnly !== true).map((t) => t.name);
+/** The real agents with every agent tool (and `extra` fixture tools) granted to each walker. */
+export async function walkerAgents(extra: readonly string[] = []) {
+  const names = [...productionTools.filter((t) => t.ownerOnly !== true).map((t) => t.name), ...extra];
   return agentsWithGrants(Object.fromEntries(WALKERS.map((a) => [a, names])));
 }
 
