@@ -251,26 +251,30 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
       }
       continue;
     }
-    // Stored strings read back byte for byte (case_create that created, case_update that changed).
+    // Stored strings read back byte for byte, through the tools that read them.
     const sent =
       typeof args === 'object' && args !== null && !Array.isArray(args)
         ? (args as Record<string, unknown>)
         : {};
-    const stored = (env.data as { case?: { id?: string } }).case;
-    const created = name === 'case_create' && (env.data as { created?: boolean }).created === true;
-    if ((created || name === 'case_update') && stored?.id !== undefined) {
-      const read = await rpc('case_get', { case_id: stored.id }, 1_000_000 + i);
-      const got = read.ok ? ((read.data as { case: Record<string, unknown> }).case ?? {}) : {};
-      for (const field of CASE_TEXT) {
-        const value = sent[field];
-        if (typeof value !== 'string' || !(field in got)) continue;
-        report.roundTrips.checked++;
-        if (got[field] !== value) {
-          report.roundTrips.mismatched++;
-          const show = (v: unknown) => JSON.stringify(v).slice(0, 120);
-          find(`${field} read back as ${show(got[field])}, sent ${show(value)}`, text);
-        }
+    const compare = (field: string, got: Record<string, unknown>) => {
+      const value = sent[field];
+      if (typeof value !== 'string' || !(field in got)) return;
+      report.roundTrips.checked++;
+      if (got[field] !== value) {
+        report.roundTrips.mismatched++;
+        const show = (v: unknown) => JSON.stringify(v).slice(0, 120);
+        find(`${name} ${field} read back as ${show(got[field])}, sent ${show(value)}`, text);
       }
+    };
+    const data = env.data as { case?: { id?: string }; document?: { id?: string }; created?: boolean };
+    if ((name === 'case_create' ? data.created === true : name === 'case_update') && data.case?.id) {
+      const read = await rpc('case_get', { case_id: data.case.id }, 1_000_000 + i);
+      const got = read.ok ? (read.data as { case: Record<string, unknown> }).case : {};
+      for (const field of CASE_TEXT) compare(field, got);
+    }
+    if (name === 'document_update' && data.document?.id) {
+      const read = await rpc('document_text_get', { document_id: data.document.id }, 1_000_000 + i);
+      if (read.ok) compare('title', read.data as Record<string, unknown>);
     }
   }
 
