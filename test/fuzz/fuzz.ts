@@ -159,6 +159,8 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
     into_claim_id: o.world.claimId,
     mission_id: o.world.missionId,
     lease_id: o.world.leaseId,
+    device_id: o.world.deviceId,
+    ...(o.world.projectId === null ? {} : { project_id: o.world.projectId }),
   };
   const post = (body: string) =>
     o.server.fetch('/mcp', {
@@ -260,7 +262,8 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
       const value = sent[field];
       if (typeof value !== 'string' || !(field in got)) return;
       report.roundTrips.checked++;
-      if (got[field] !== value) {
+      // Free text is stored without surrounding whitespace (docs/contract.md "Arguments"); nothing else changes.
+      if (got[field] !== value && got[field] !== value.trim()) {
         report.roundTrips.mismatched++;
         const show = (v: unknown) => JSON.stringify(v).slice(0, 120);
         find(`${name} ${field} read back as ${show(got[field])}, sent ${show(value)}`, text);

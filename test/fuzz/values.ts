@@ -16,6 +16,8 @@ export const EDGE_STRINGS: readonly string[] = [
   'בְּרֵאשִׁית בָּרָא',
   '👩‍⚖️🏛️',
   '\uFEFFbom',
+  '  ערר 1/25\t',
+  '\u00A0כותרת\u3000',
   '\u2028\u2029',
   ' \t\n ',
   "'; drop table cases; --",

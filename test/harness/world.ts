@@ -34,6 +34,9 @@ export interface World {
   missionId: string;
   /** The analyst's lease on the mission. */
   leaseId: string;
+  /** A project bound on `deviceId` (ack mode only: in approval mode binding waits for the owner, so null). */
+  projectId: string | null;
+  deviceId: string;
 }
 
 /** Makes the world on `s` (granted with walkerAgents). */
@@ -91,7 +94,18 @@ export async function makeWorld(s: TestServer): Promise<World> {
       contract_version: mission.contract_version,
     }),
   );
+  const deviceId = 'walk-device';
+  const bound = await s.call('ceo', 'hai_bind_project', {
+    project_id: 'erer-walk-25',
+    device_id: deviceId,
+    mount_path: '/work/erer-walk-25',
+    title: 'ערר לבדיקה',
+    owner_ack: true,
+    reason: 'the walk needs a project',
+  });
   return {
+    projectId: bound.ok ? 'erer-walk-25' : null,
+    deviceId,
     caseId,
     documentId: doc.id,
     claimId: claim.claim.id,
