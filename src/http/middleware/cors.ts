@@ -29,8 +29,10 @@ export const CORS_EXPOSED_HEADERS = [
   'retry-after',
 ] as const;
 
-/** The 2026-07-28 transport mirrors parameters in `Mcp-Param-<name>` headers: allowed when asked for. */
-// Any header-name characters (RFC 9110 token), lower-cased.
+/**
+ * The 2026-07-28 transport mirrors parameters in `Mcp-Param-<name>` headers: allowed when a preflight asks for
+ * them (the name in header-name characters, RFC 9110 token, lower-cased).
+ */
 const PARAM_HEADER = /^mcp-param-[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 
 const methodsOf = (path: string) => (path === '/mcp' ? 'POST' : 'GET, POST');
