@@ -60,6 +60,8 @@ const { app, registry, log, ownerGate } = createChambers({
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
   defaultOwnerGate: nodeDefaultOwnerGate(settings),
   kick: () => loop?.kick(),
+  // Bound to loopback with ALLOWED_HOSTS unset, only the loopback Host names are answered.
+  listenHost: host,
   agents,
   tools,
   jobHandlers,

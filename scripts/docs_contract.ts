@@ -45,7 +45,8 @@ export const errorWhen: Record<ErrorCode, string> = {
     'No bearer token, a malformed or unknown or revoked one, or a token of an agent that is not served; on POST /worker/drain, anything but WORKER_SECRET. With a `WWW-Authenticate: Bearer` header.',
   origin_not_allowed:
     'A browser request whose Origin is neither localhost-class nor listed in ALLOWED_ORIGINS (DNS-rebinding protection).',
-  host_not_allowed: 'ALLOWED_HOSTS is set and the Host header names another host.',
+  host_not_allowed:
+    'The Host header names a host not allowed: one not in ALLOWED_HOSTS, or, with it unset on a server listening on loopback, not a loopback name.',
   route_not_found: 'No route has this method and path.',
   method_not_allowed:
     'A GET, PUT, PATCH or DELETE on /mcp, which serves POST only; with an `Allow: POST` header.',

@@ -163,7 +163,10 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: unknown): z.output
 export interface AppConfig {
   /** Origin hostnames allowed besides localhost-class ones; a request without Origin always passes. */
   allowedOrigins: readonly string[];
-  /** Host header hostnames allowed; empty means any (a deployment behind a known hostname should list it). */
+  /**
+   * Host header hostnames allowed (ALLOWED_HOSTS); empty means any, unless the server listens on loopback
+   * (`loopbackHosts`): then only the loopback names, as the MCP SDK's DNS-rebinding protection does.
+   */
   allowedHosts: readonly string[];
   /** Cap on request bodies, checked before any parsing. */
   maxBodyBytes: number;
@@ -191,6 +194,26 @@ export interface ServerConfig extends AppConfig {
  */
 export const nodeDefaultOwnerGate = (settings: { DATABASE_URL?: string | undefined }): OwnerGateMode =>
   settings.DATABASE_URL === undefined ? 'ack' : 'approval';
+
+/** The Host names a loopback-bound server answers to (the MCP SDK's localhostAllowedHostnames). */
+export const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
+
+/** Whether `host` (HOST, where npm start listens) is a loopback address or name. */
+export const isLoopbackHost = (host: string): boolean =>
+  /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i.test(host.trim());
+
+/**
+ * The Host allowlist: ALLOWED_HOSTS when set; unset, the loopback names for a server bound to loopback (a
+ * page served by another name that resolves to 127.0.0.1 — DNS rebinding — is refused), else any Host.
+ */
+export function hostAllowlist(allowedHosts: readonly string[], listenHost: string | undefined): string[] {
+  if (allowedHosts.length > 0 || listenHost === undefined || !isLoopbackHost(listenHost)) {
+    return [...allowedHosts];
+  }
+  // Bound to 127.0.0.2, say, the server is called by that address too.
+  const own = /^127\./.test(listenHost.trim()) ? [listenHost.trim()] : [];
+  return [...new Set<string>([...LOOPBACK_HOSTNAMES, ...own])];
+}
 
 /** Settings shared by every runtime (createChambers). */
 export function appConfigFromEnv(env: Env): ServerConfig {

@@ -41,3 +41,41 @@ export function createLogger(
     child: (more) => createLogger(level, { ...fields, ...more }, sink),
   };
 }
+
+/** A failed query as drizzle reports it: its message repeats every bound parameter. */
+const isFailedQuery = (e: unknown): e is Error & { query: string; params: unknown[] } =>
+  e instanceof Error &&
+  typeof (e as { query?: unknown }).query === 'string' &&
+  Array.isArray((e as { params?: unknown }).params);
+
+/** A URL's password, wherever one appears in a message (a driver repeating its connection string). */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s/?#]+@/gi;
+
+/**
+ * An error as text fit for a log line or a stored job error. Never a query's parameters (they carry documents'
+ * text, names, token hashes) or a URL's password: a failed query is its SQL and the number of parameters
+ * withheld, then its cause; `stack` adds the frames (without the message, which may hold the parameters).
+ */
+export function errorText(e: unknown, options: { stack?: boolean } = {}): string {
+  let text: string;
+  if (isFailedQuery(e)) {
+    const cause = e.cause === undefined ? '' : `: ${errorText(e.cause)}`;
+    text = `Failed query: ${e.query} (${e.params.length} parameter(s) withheld)${cause}`;
+  } else if (e instanceof SyntaxError && /JSON/.test(e.message)) {
+    // JSON.parse quotes the text around the fault: a piece of the request body (a document's content).
+    text = 'not valid JSON (the text is withheld)';
+  } else if (e instanceof Error) {
+    text = e.message || e.name;
+  } else {
+    text = String(e);
+  }
+  text = text.replace(URL_PASSWORD, '$1***@');
+  if (options.stack === true && e instanceof Error && e.stack !== undefined) {
+    const frames = e.stack
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n');
+    if (frames !== '') text = `${text}\n${frames}`;
+  }
+  return text;
+}

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
-import { appConfigFromEnv, type Env } from './config.ts';
+import { appConfigFromEnv, type Env, hostAllowlist } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import type { OwnerGateMode } from './contract/gates.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
@@ -75,13 +75,19 @@ export interface ChambersOptions {
    * 'approval': a gate that only the owner can open is the safe default.
    */
   defaultOwnerGate?: OwnerGateMode;
+  /**
+   * Where the server listens (Node: HOST). On loopback, with ALLOWED_HOSTS unset, only the loopback Host names
+   * are allowed (config.ts hostAllowlist); Workers have no such address and pass nothing.
+   */
+  listenHost?: string;
   /** Test-only: the MCP prompts and resources to serve instead of the agents' and the cases' (the conformance profile). */
   mcpSurface?: McpSurface;
 }
 
 /** The whole server as one Hono app; each runtime entry supplies its stores and agents. */
 export function createChambers(options: ChambersOptions) {
-  const config = appConfigFromEnv(options.env);
+  const parsed = appConfigFromEnv(options.env);
+  const config = { ...parsed, allowedHosts: hostAllowlist(parsed.allowedHosts, options.listenHost) };
   const ownerGate = config.ownerGate ?? options.defaultOwnerGate ?? 'approval';
   const registry = options.registry ?? buildRegistry(options.tools, { ownerGate });
   const grants = grantsFromAgents(options.agents, registry);

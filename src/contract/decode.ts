@@ -115,6 +115,37 @@ const isTextParam = (types: Set<JsonType>) =>
 const describeTypes = (types: Set<JsonType>) => [...types].filter((t) => t !== 'null').join(' or ');
 
 /**
+ * Text that cannot be stored as sent: NUL (PostgreSQL text refuses it) or UTF-16 that is not Unicode (an
+ * unpaired surrogate, which UTF-8 turns into U+FFFD, so it would not read back as it was written).
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NUL = String.fromCharCode(0);
+
+/** Why `text` cannot be stored as sent, or null when it can. */
+export function unstorableReason(text: string): string | null {
+  if (text.includes(NUL)) return 'contains a NUL character (U+0000), which text cannot hold; remove it';
+  if (UNPAIRED_SURROGATE.test(text)) {
+    return 'is not valid Unicode text (an unpaired UTF-16 surrogate); send whole characters';
+  }
+  return null;
+}
+
+/** The first string inside `value` that cannot be stored, with why; iterative, so any nesting depth is safe. */
+function unstorableText(value: unknown): string | null {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      const reason = unstorableReason(v);
+      if (reason !== null) return reason;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const item of Array.isArray(v) ? v : Object.values(v)) stack.push(item);
+    }
+  }
+  return null;
+}
+
+/**
  * C3: decode raw arguments exactly as sent, then validate.
  * Strings reach string parameters verbatim; non-string parameters also accept JSON text of the right
  * type (parsed once); unknown names are refused with the nearest declared name; null means "not given".
@@ -164,6 +195,14 @@ export function decodeArguments(plan: DecodePlan, raw: unknown): Record<string, 
       continue;
     }
     decoded[name] = value;
+  }
+  // Before the schema: a string that cannot be stored is refused as sent, never altered or failed on later.
+  for (const [name, value] of Object.entries(decoded)) {
+    const problem = unstorableText(value);
+    if (problem !== null) {
+      issues.push({ path: name, message: problem });
+      delete decoded[name];
+    }
   }
   if (unknown.length > 0) {
     const first = unknown[0] as { name: string; did_you_mean?: string };

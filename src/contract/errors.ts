@@ -87,7 +87,7 @@ export const errorCatalogue = {
   host_not_allowed: {
     http: 403,
     retryable: false,
-    hint: 'Call the server by a host name listed in ALLOWED_HOSTS.',
+    hint: 'Call the server by a host name listed in ALLOWED_HOSTS (on loopback without it: localhost, 127.0.0.1 or [::1]).',
   },
   route_not_found: {
     http: 404,

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
-import { withFields } from '../log.ts';
+import { errorText, withFields } from '../log.ts';
 import { openApprovalGate, releaseApproval } from './approvals.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
@@ -55,7 +55,7 @@ export function errorToEnvelope(
 ): Envelope {
   if (isToolError(error)) {
     if (error.code === 'dependency_unavailable') {
-      ctx.log.warn('dependency unavailable', { tool, cause: String(error.cause ?? error.message) });
+      ctx.log.warn('dependency unavailable', { tool, cause: errorText(error.cause ?? error.message) });
     }
     // Failures the team may have to look into carry the request id, as the log lines do.
     const details =
@@ -65,7 +65,7 @@ export function errorToEnvelope(
     return errorEnvelope(error.code, error.message, { details, hint: error.hint });
   }
   if (isDependencyFailure(error)) {
-    ctx.log.warn('dependency unavailable', { tool, cause: String(error) });
+    ctx.log.warn('dependency unavailable', { tool, cause: errorText(error) });
     return errorEnvelope(
       'dependency_unavailable',
       'A backing store is unreachable; nothing partial was written.',
@@ -76,7 +76,8 @@ export function errorToEnvelope(
   }
   ctx.log.error('internal error', {
     tool,
-    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    // Never the query's parameters (errorText): they can hold a document's text.
+    error: errorText(error, { stack: true }),
   });
   return errorEnvelope('internal', `Internal error (request ${ctx.requestId})`, {
     details: { request_id: ctx.requestId },
@@ -207,7 +208,7 @@ export async function callTool({
   if (consumed !== undefined && !envelope.ok) {
     // The approval opened the gate but the call did not happen: the owner's approval still stands.
     await releaseApproval(ctx, consumed).catch((e: unknown) =>
-      ctx.log.error('approval release failed', { tool: def.name, error: String(e) }),
+      ctx.log.error('approval release failed', { tool: def.name, error: errorText(e) }),
     );
   }
   const durationMs = Date.now() - started;
@@ -305,6 +306,6 @@ async function writeAudit(
     });
   } catch (e) {
     // The call's effect already happened; losing its audit row must not turn success into failure.
-    ctx.log.error('audit write failed', { tool, error: String(e) });
+    ctx.log.error('audit write failed', { tool, error: errorText(e) });
   }
 }

@@ -19,6 +19,7 @@ import { callStateFor } from './call_state.ts';
 import type { AppEnv } from './context.ts';
 import { errorHandler, routeNotFound } from './errors.ts';
 import { bodyCap } from './middleware/body_cap.ts';
+import { cors } from './middleware/cors.ts';
 import { guard } from './middleware/guard.ts';
 import { requestId } from './middleware/request_id.ts';
 import { mountWorkerRoutes } from './routes/drain.ts';
@@ -100,6 +101,10 @@ export function createApp(options: AppOptions) {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestId(log));
+  // Before the routes: a preflight (OPTIONS) is answered here, and answers to an allowed Origin name it.
+  const edge = cors(config);
+  app.use('/mcp', edge);
+  app.use('/v1/*', edge);
   mountHealth(app, options);
   mountMcp(app, { endpoint, guard: gate, bodyCap: cap, callState });
   mountTools(app, {

@@ -1,7 +1,7 @@
 // Draining: one bounded batch of due jobs, run by their kinds' handlers and settled by (id, attempt). Used by
 // the worker route, the in-process loop, kicks, the Cron Trigger and extraction_run.
 import type { Db } from '../db/types.ts';
-import type { Logger } from '../log.ts';
+import { errorText, type Logger } from '../log.ts';
 import {
   type Backoff,
   claimJobs,
@@ -58,7 +58,6 @@ export interface DrainReport {
   remaining: number;
 }
 
-const errorText = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
 const MAX_REPORTED_ERRORS = 20;
 
 /** A report of a drain that did nothing (the start of every report). */
@@ -143,6 +142,7 @@ export async function drainJobs(options: DrainOptions): Promise<DrainReport> {
         });
       }
     } catch (e) {
+      // Stored in the job row and shown by extraction_status: errorText keeps a failed query's parameters out.
       const error = errorText(e);
       const outcome = await failJob(o.db, {
         ...ref,

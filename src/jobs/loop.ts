@@ -1,5 +1,5 @@
 import type { Db } from '../db/types.ts';
-import type { Logger } from '../log.ts';
+import { errorText, type Logger } from '../log.ts';
 import { type DrainReport, drainJobs } from './drain.ts';
 import type { JobHandler } from './queue.ts';
 
@@ -62,7 +62,7 @@ export function startDrainLoop(o: DrainLoopOptions): DrainLoop {
         if (report.claimed > 0) o.log.info('drained jobs', { ...report, errors: report.errors.length });
       } catch (e) {
         // The database may be briefly away; the next tick tries again.
-        o.log.warn('drain failed', { error: e instanceof Error ? e.message : String(e) });
+        o.log.warn('drain failed', { error: errorText(e) });
       }
       // More due work than one batch took: go again at once.
       if (report !== undefined && report.claimed > 0 && report.remaining > 0) kicked = true;

@@ -15,7 +15,7 @@ import type { Envelope } from '../contract/envelope.ts';
 import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
-import type { Logger } from '../log.ts';
+import { errorText, type Logger } from '../log.ts';
 import type { McpCallState } from './state.ts';
 import type { CompletionRef, McpSurface } from './surface.ts';
 
@@ -140,10 +140,11 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     {
       legacy: 'stateless',
       // Through the app's logger (level, sink, JSON lines) rather than straight to stderr.
+      // errorText: a JSON parse error quotes the body, which may be a document's content.
       onerror: (e) =>
         options.log === undefined
-          ? console.error(JSON.stringify({ level: 'warn', msg: 'mcp', error: String(e) }))
-          : options.log.warn('mcp transport', { error: String(e) }),
+          ? console.error(JSON.stringify({ level: 'warn', msg: 'mcp', error: errorText(e) }))
+          : options.log.warn('mcp transport', { error: errorText(e) }),
     },
   );
 

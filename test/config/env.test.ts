@@ -9,6 +9,7 @@ import { AGENT_NAMES } from '../../src/agents/grants.ts';
 import {
   appConfigFromEnv,
   ConfigError,
+  hostAllowlist,
   nodeDefaultOwnerGate,
   nodeEnvSchema,
   parseEnv,
@@ -114,6 +115,19 @@ describe('the shared settings', () => {
 });
 
 describe('npm start (Node)', () => {
+  it('bound to loopback with ALLOWED_HOSTS unset, only the loopback Host names; otherwise as set', () => {
+    const loopback = ['localhost', '127.0.0.1', '[::1]'];
+    for (const host of ['127.0.0.1', 'localhost', '::1', ' LOCALHOST ']) {
+      expect(hostAllowlist([], host)).toEqual(loopback);
+    }
+    expect(hostAllowlist([], '127.0.0.2')).toEqual([...loopback, '127.0.0.2']);
+    // Any Host: bound to every interface or another address, or not bound at all (Workers).
+    for (const host of ['0.0.0.0', '::', '10.1.2.3', 'chambers.example', undefined]) {
+      expect(hostAllowlist([], host)).toEqual([]);
+    }
+    expect(hostAllowlist(['chambers.example'], '127.0.0.1')).toEqual(['chambers.example']);
+  });
+
   it('defaults host, port and data directory', () => {
     expect(parseEnv(nodeEnvSchema, {})).toMatchObject({ HOST: '127.0.0.1', PORT: 8787, DATA_DIR: '.data' });
   });

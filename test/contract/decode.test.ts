@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { acceptedTypes, decodeArguments, planDecoding } from '../../src/contract/decode.ts';
+import { acceptedTypes, decodeArguments, planDecoding, unstorableReason } from '../../src/contract/decode.ts';
 import { isToolError, type ToolError } from '../../src/contract/errors.ts';
 
 const schema = z.object({
@@ -161,6 +161,28 @@ describe('decodeArguments: unit cases', () => {
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 
+  it('refuses text that cannot be stored as sent: NUL or an unpaired surrogate, at any depth', () => {
+    for (const [raw, path] of [
+      [{ section: 'a\u0000b' }, 'section'],
+      [{ section: 'x', label: '\uD800' }, 'label'],
+      [{ section: 'x', tags: ['ok', 'y\uDFFFz'] }, 'tags'],
+      [{ section: 'x', tags: '["\\u0000"]' }, 'tags'],
+      [{ section: 'x', meta: { deep: [[{ k: '\uDBFF' }]] } }, 'meta'],
+    ] as const) {
+      const e = refusal(raw);
+      expect(e.code).toBe('invalid_args');
+      expect(e.details?.issues).toEqual([
+        { path, message: expect.stringMatching(/NUL|unpaired UTF-16 surrogate/) },
+      ]);
+    }
+    // Whole characters pass verbatim: a pair, combining marks, niqqud, bidi marks.
+    const text = '\u200Fשָׁלוֹם 👩‍⚖️ e\u0301\u200E';
+    expect(decodeArguments(plan, { section: text }).section).toBe(text);
+    // Nesting deeper than a recursive walk could take is refused by the schema, not by a stack overflow.
+    const deep = JSON.parse(`${'['.repeat(100_000)}"\\u0000"${']'.repeat(100_000)}`);
+    expect(refusal({ section: 'x', values: deep }).code).toBe('invalid_args');
+  });
+
   it('refuses arguments that are not an object of named parameters', () => {
     for (const raw of [[], ['section'], 'section', 5, true, '{"section": "s"}']) {
       const e = refusal(raw);
@@ -221,13 +243,28 @@ const jsonValue = fc
 const dataKey = fc.string().filter((k) => k !== '__proto__');
 
 describe('decodeArguments: properties', () => {
-  it('(a) any string reaches a string parameter unchanged', () => {
+  // Storable: no NUL, no unpaired surrogate (those are refused, below).
+  const storable = (t: string) => unstorableReason(t) === null;
+
+  it('(a) any storable string reaches a string parameter unchanged', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+      fc.property(fc.string({ unit: 'binary' }).filter(storable), fc.string({ unit: 'grapheme' }), (a, b) => {
         const out = decode({ section: a, label: b });
         expect(out.section).toBe(a);
         expect(out.label).toBe(b);
       }),
+      runs,
+    );
+  });
+
+  it('(a) a string that cannot be stored as sent is refused, never altered', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }).filter((t) => !storable(t)),
+        (a) => {
+          expect(refusal({ section: a }).code).toBe('invalid_args');
+        },
+      ),
       runs,
     );
   });

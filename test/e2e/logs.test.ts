@@ -4,6 +4,7 @@
  * per token lookup; info has neither.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorText } from '../../src/log.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 type Line = Record<string, unknown>;
@@ -54,5 +55,35 @@ describe('log lines', () => {
     const denied = parse(debugLines).find((l) => l.msg === 'request' && l.status === 401);
     expect(denied).toBeDefined();
     expect(denied?.agent).toBeUndefined();
+  });
+});
+
+describe('errorText: errors as logged and stored', () => {
+  it('a failed query without its parameters, a URL without its password, a JSON fault without its text', () => {
+    const cause = new Error('relation "x" does not exist');
+    const failed = Object.assign(
+      new Error('Failed query: insert into x values ($1)\nparams: the body text'),
+      {
+        query: 'insert into x values ($1)',
+        params: ['the body text'],
+        cause,
+      },
+    );
+    expect(errorText(failed)).toBe(
+      'Failed query: insert into x values ($1) (1 parameter(s) withheld): relation "x" does not exist',
+    );
+    expect(errorText(failed, { stack: true })).not.toContain('the body text');
+    expect(errorText(failed, { stack: true })).toMatch(/\n\s+at /);
+    expect(errorText(new Error('connect to postgres://u:hunter2@db.example:5432/x failed'))).toBe(
+      'connect to postgres://u:***@db.example:5432/x failed',
+    );
+    let syntax: unknown;
+    try {
+      JSON.parse('{"text": "the body text');
+    } catch (e) {
+      syntax = e;
+    }
+    expect(errorText(syntax)).toBe('not valid JSON (the text is withheld)');
+    expect(errorText('plain')).toBe('plain');
   });
 });

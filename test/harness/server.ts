@@ -55,6 +55,11 @@ export interface TestServerOptions {
    * requests go to the app's `fetch` in process.
    */
   socket?: boolean;
+  /**
+   * Where createChambers is told the server listens (npm start's HOST): by default the loopback address a
+   * `socket: true` server is bound to (so, with ALLOWED_HOSTS unset, only the loopback Host names pass).
+   */
+  listenHost?: string;
 }
 
 export interface TestServer {
@@ -162,6 +167,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.kick ? { kick: options.kick } : {}),
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.socket || options.listenHost ? { listenHost: options.listenHost ?? '127.0.0.1' } : {}),
   });
   let url = IN_PROCESS_ORIGIN;
   // The transport's fetch: undefined means the global one, over the socket.

@@ -1,6 +1,6 @@
-// The gate of the tool routes: the Host header (when ALLOWED_HOSTS is set) and the Origin header (DNS-rebinding
-// protection), then the bearer token → agent. It opens the request's stores and releases them when the response
-// has been sent, also a streamed one.
+// The gate of the tool routes: the Host header (when ALLOWED_HOSTS is set, or the server listens on
+// loopback) and the Origin header (DNS-rebinding protection), then the bearer token → agent. It opens the
+// request's stores and releases them when the response has been sent, also a streamed one.
 import {
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -43,33 +43,54 @@ export const challenge = (c: Context, message: string, realm = 'chambers', hint?
 export const bearerToken = (c: Context): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 
+/** The Origin and Host allowlists of the tool routes (and their CORS preflights, cors.ts). */
+export function edgeAllowlists(config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>) {
+  return {
+    origins: [...localhostAllowedOrigins(), ...config.allowedOrigins],
+    // Empty: any Host (ALLOWED_HOSTS unset on a server not bound to loopback, config.ts hostAllowlist).
+    hosts: config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [],
+  };
+}
+
+type Allowlists = { origins: readonly string[]; hosts: readonly string[] };
+
+const hostAllowed = (c: Context, lists: Allowlists) =>
+  lists.hosts.length === 0 || validateHostHeader(c.req.header('host'), [...lists.hosts]).ok;
+const originAllowed = (c: Context, lists: Allowlists) =>
+  validateOriginHeader(c.req.header('origin'), [...lists.origins]).ok;
+
+/** Whether the request's Host and Origin are both allowed. */
+export const hostAndOriginAllowed = (c: Context, lists: Allowlists) =>
+  hostAllowed(c, lists) && originAllowed(c, lists);
+
+/** The refusal of a request whose Host or Origin is not allowed (DNS-rebinding protection), or null. */
+export function refuseHostOrOrigin(c: Context, lists: Allowlists): Response | null {
+  if (!hostAllowed(c, lists)) {
+    const host = c.req.header('host');
+    return refuse(
+      c,
+      errorEnvelope('host_not_allowed', `The Host ${JSON.stringify(host ?? '')} is not allowed.`),
+    );
+  }
+  if (!originAllowed(c, lists)) {
+    const origin = c.req.header('origin');
+    return refuse(
+      c,
+      errorEnvelope('origin_not_allowed', `The Origin ${JSON.stringify(origin)} is not allowed.`),
+    );
+  }
+  return null;
+}
+
 export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
-  const allowedOrigins = [...localhostAllowedOrigins(), ...options.config.allowedOrigins];
-  const allowedHosts =
-    options.config.allowedHosts.length > 0
-      ? [...localhostAllowedHostnames(), ...options.config.allowedHosts]
-      : [];
+  const lists = edgeAllowlists(options.config);
   // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
   // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
   const authCache = new Map<string, { agent: string; until: number }>();
 
   return async (c, next) => {
-    if (allowedHosts.length > 0) {
-      const host = c.req.header('host');
-      if (!validateHostHeader(host, allowedHosts).ok) {
-        return refuse(
-          c,
-          errorEnvelope('host_not_allowed', `The Host ${JSON.stringify(host ?? '')} is not allowed.`),
-        );
-      }
-    }
-    const origin = c.req.header('origin');
-    if (!validateOriginHeader(origin, allowedOrigins).ok) {
-      return refuse(
-        c,
-        errorEnvelope('origin_not_allowed', `The Origin ${JSON.stringify(origin)} is not allowed.`),
-      );
-    }
+    const refused = refuseHostOrOrigin(c, lists);
+    if (refused !== null) return refused;
     const token = bearerToken(c);
     if (token === undefined)
       return challenge(c, 'A bearer token is required (Authorization: Bearer <token>).');

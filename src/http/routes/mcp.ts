@@ -1,5 +1,6 @@
 // POST /mcp: the MCP endpoint (Streamable HTTP, stateless, both protocol eras) behind the guard and the body
 // cap. Its refusals are JSON-RPC errors with our code in `error.data` (src/http/errors.ts).
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import type { Hono, MiddlewareHandler } from 'hono';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import type { McpCallState } from '../../mcp/binding.ts';
@@ -19,7 +20,19 @@ export function mountMcp(
   app.on(['GET', 'DELETE', 'PUT', 'PATCH'], '/mcp', (c) =>
     refuse(c, errorEnvelope('method_not_allowed', 'Method not allowed.'), { Allow: 'POST' }),
   );
-  app.post('/mcp', o.guard, o.bodyCap, async (c) =>
-    withRefusalData(await o.endpoint.fetch(c.req.raw, o.callState(c))),
-  );
+  app.post('/mcp', o.guard, o.bodyCap, async (c) => {
+    // Checked here, before any fast path parses the body: a text/plain POST is what a page on another origin
+    // can send without a preflight, so it must never run a tool (the same media-type test as /v1).
+    const type = c.req.header('content-type') ?? '';
+    if (!isJsonContentType(type)) {
+      return refuse(
+        c,
+        errorEnvelope(
+          'unsupported_media_type',
+          `Send the JSON-RPC message as application/json, not "${type || 'nothing'}".`,
+        ),
+      );
+    }
+    return withRefusalData(await o.endpoint.fetch(c.req.raw, o.callState(c)));
+  });
 }
