@@ -1,7 +1,9 @@
 // A small world of every kind of object the tools address by id, for the suites that walk the whole registry
 // (reachability, secrets, fuzzing): a case with a ready document and an agent's claim, a second live case, a
-// style document, a governance mission with a session lease. Made through the tools where a tool makes it, so
-// the rows are what production writes. Every tool is granted to two agents (ceo and analyst), so a walk can
+// style document, a governance mission with a session lease; the precedent library (a ruling with its holdings
+// read, an internal decision); and on the first case a block, an export, a direction, a precedent, a missing
+// precedent and feedback (with a second missing precedent of no case). Made through the tools where a tool
+// makes it, so the rows are what production writes. Every tool is granted to two agents (ceo and analyst), so a walk can
 // call any tool, and call it as another agent than the one that made an object.
 import { sql } from 'drizzle-orm';
 import { tools as productionTools } from '../../entry/registries.ts';
