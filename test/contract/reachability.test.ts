@@ -45,6 +45,10 @@ const caseIds = (w: World): Overrides => ({
   document_id: w.documentId,
   claim_id: w.claimId,
   into_claim_id: w.claimId,
+  direction_id: w.directionId,
+  export_id: w.exportId,
+  precedent_id: w.precedentId,
+  missing_precedent_id: w.missingPrecedentId,
 });
 
 const deleted = (args?: (w: World) => Overrides): Recipe => ({ hide: 'case_deleted', args });
@@ -94,6 +98,68 @@ const RECIPES: Record<string, Recipe> = {
   'reference_list.document_id': deleted(),
   'search_case.case_id': deleted(() => ({ query: 'הוועדה' })),
   'search_internal.like_case_id': deleted(),
+  // Drafting: every object hangs off the deleted case.
+  'block_context_get.case_id': deleted(() => ({ block: 'background' })),
+  'block_edit_apply.case_id': deleted(() => ({
+    block: 'background',
+    base_version: 1,
+    edit: { replace: 'רקע אחר.' },
+  })),
+  'block_list.case_id': deleted(),
+  'block_write.case_id': deleted(() => ({ blocks: [{ kind: 'background', text: 'רקע חדש.' }] })),
+  'direction_approve.direction_id': deleted(() => ({ owner_ack: true, reason: 'walk' })),
+  'direction_list.case_id': deleted(),
+  'direction_propose.case_id': deleted(() => ({ outcome: 'rejection' })),
+  'draft_bookmark_list.case_id': deleted(),
+  'draft_bookmark_list.export_id': deleted(),
+  'draft_export.case_id': deleted(),
+  'draft_get.case_id': deleted(),
+  'draft_validate.case_id': deleted(),
+  'feedback_list.case_id': deleted(),
+  'feedback_record.case_id': deleted(),
+  'final_version_ingest.case_id': deleted(() => ({ text: 'החלטה סופית.', owner_ack: true, reason: 'walk' })),
+  'outcome_set.case_id': deleted(() => ({ outcome: 'rejection', owner_ack: true, reason: 'walk' })),
+  'workflow_status.case_id': deleted(),
+  'hai_bind_project.case_id': deleted(() => ({
+    project_id: 'erer-walk-26',
+    mount_path: '/work/erer-walk-26',
+    owner_ack: true,
+    reason: 'walk',
+  })),
+  // The precedent library: a deleted case's document is no document of any corpus, and the case's precedents
+  // and missing precedents went with it.
+  'citation_extract.case_id': deleted(),
+  'citation_extract.document_id': deleted(),
+  'citation_incoming_list.document_id': deleted(),
+  'citation_list.document_id': deleted(),
+  'halacha_extract.document_id': deleted(),
+  'halacha_list.document_id': deleted(),
+  'halacha_review.halacha_id': {
+    hide: 'never_existed',
+    why: 'holdings are of library and internal documents, which no case holds and nothing deletes',
+    args: () => ({ decision: 'approve', owner_ack: true, reason: 'walk' }),
+  },
+  'internal_decision_get.document_id': deleted(),
+  'library_get.document_id': deleted(),
+  'library_metadata_extract.document_id': deleted(),
+  'style_corpus_enrich.document_id': deleted(),
+  'missing_precedent_close.missing_precedent_id': deleted(() => ({
+    resolution: 'dismissed',
+    reason: 'the walk',
+  })),
+  // The missing precedent is open and of no case: only the document is unreachable.
+  'missing_precedent_close.document_id': deleted((w) => ({
+    missing_precedent_id: w.openMissingPrecedentId,
+    resolution: 'found',
+    reason: 'the walk',
+  })),
+  'missing_precedent_create.case_id': deleted(() => ({ citation: 'עע"מ 5555/16 אלמוני' })),
+  'missing_precedent_list.case_id': deleted(),
+  'precedent_attach.case_id': deleted(() => ({ document_id: undefined, page: undefined })),
+  // The case is live: only the quoted document is unreachable.
+  'precedent_attach.document_id': deleted((w) => ({ case_id: w.otherCaseId, page: 1 })),
+  'precedent_detach.precedent_id': deleted(),
+  'precedent_list.case_id': deleted(),
   'hai_check_activity.lease_id': { hide: 'other_agent', args: (w) => ({ lease_id: w.leaseId }) },
   'hai_get_contract.lease_id': { hide: 'other_agent', args: (w) => ({ lease_id: w.leaseId }) },
   'hai_proof.lease_id': {

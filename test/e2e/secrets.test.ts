@@ -132,6 +132,11 @@ describe('secrets stay out of logs and envelopes', () => {
       into_claim_id: w.claimId,
       mission_id: w.missionId,
       lease_id: w.leaseId,
+      direction_id: w.directionId,
+      export_id: w.exportId,
+      precedent_id: w.precedentId,
+      missing_precedent_id: w.openMissingPrecedentId,
+      halacha_id: w.holdingId,
       reason: 'walk',
       text: `${CONTENT} טקסט`,
     };

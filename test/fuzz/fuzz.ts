@@ -160,6 +160,11 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzReport> {
     mission_id: o.world.missionId,
     lease_id: o.world.leaseId,
     device_id: o.world.deviceId,
+    direction_id: o.world.directionId,
+    export_id: o.world.exportId,
+    precedent_id: o.world.precedentId,
+    missing_precedent_id: o.world.openMissingPrecedentId,
+    halacha_id: o.world.holdingId,
     ...(o.world.projectId === null ? {} : { project_id: o.world.projectId }),
   };
   const post = (body: string) =>
