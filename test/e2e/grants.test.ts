@@ -98,6 +98,13 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         draft_export: { readOnlyHint: false, destructiveHint: false },
         draft_bookmark_list: { readOnlyHint: true, destructiveHint: false },
         final_version_ingest: { readOnlyHint: false, destructiveHint: false },
+        library_list: { readOnlyHint: true, destructiveHint: false },
+        library_get: { readOnlyHint: true, destructiveHint: false },
+        internal_decision_list: { readOnlyHint: true, destructiveHint: false },
+        internal_decision_get: { readOnlyHint: true, destructiveHint: false },
+        citation_list: { readOnlyHint: true, destructiveHint: false },
+        citation_incoming_list: { readOnlyHint: true, destructiveHint: false },
+        missing_precedent_list: { readOnlyHint: true, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {
