@@ -90,6 +90,13 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         claim_list: { readOnlyHint: true, destructiveHint: false },
         argument_list: { readOnlyHint: true, destructiveHint: false },
         appraiser_fact_get: { readOnlyHint: true, destructiveHint: false },
+        library_list: { readOnlyHint: true, destructiveHint: false },
+        library_get: { readOnlyHint: true, destructiveHint: false },
+        internal_decision_list: { readOnlyHint: true, destructiveHint: false },
+        internal_decision_get: { readOnlyHint: true, destructiveHint: false },
+        citation_list: { readOnlyHint: true, destructiveHint: false },
+        citation_incoming_list: { readOnlyHint: true, destructiveHint: false },
+        missing_precedent_list: { readOnlyHint: true, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {

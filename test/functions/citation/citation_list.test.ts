@@ -11,57 +11,73 @@ import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
 import { deniedPrecedent, extractLibrary, seedLibrary } from '../../harness/precedents.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 
+/** Seeding and extraction through the queue: generous on a loaded machine. */
+const SLOW = 120_000;
+
 type Data = ToolData<typeof citation_list>;
 
 forEachStack('citation_list', DB_STACKS, (server) => {
-  it('lists a decision’s citations in order with treatment, cue, passage and resolution', async () => {
-    const db = server().db.db;
-    const ids = await seedLibrary(db);
-    await extractLibrary(server());
-    const list = async (args: Record<string, unknown>) =>
-      expectOk<Data>(await server().call('writer', 'citation_list', args));
-    const data = await list({ document_id: ids.I07 });
-    const answers = libraryAnswers.documents.I07?.citations ?? [];
-    expect(data.items.map((c) => [c.key, c.treatment, c.resolved_to?.document_id ?? null])).toEqual(
-      answers.map((a) => [a.key, a.treatment, a.target === null ? null : ids[a.target]]),
-    );
-    const pages = await documentPageTexts(db, ids.I07 as string);
-    for (const c of data.items) {
-      const page = pages[c.provenance.page - 1] ?? '';
-      expect(page.slice(c.provenance.start, c.provenance.end)).toBe(c.provenance.text);
-      if (c.cue !== null) expect(page.slice(c.cue.start, c.cue.end)).toBe(c.cue.text);
-      expect(c.passage).toContain(c.provenance.text);
-    }
-    expect(data.items[0]?.resolved_to).toMatchObject({ number: 'ערר 85012/21', decision_date: '2021-12-20' });
-    expect((await list({ document_id: ids.I07, resolution: 'unresolved' })).items.map((c) => c.key)).toEqual([
-      'עע"מ 7777/18',
-    ]);
-    expect(
-      (await list({ document_id: ids.I07, treatment: 'distinguished' })).items.map((c) => c.key),
-    ).toEqual(['עת"מ 4432-11-18']);
-    const first = await list({ document_id: ids.I07, limit: 2 });
-    const rest = await list({ document_id: ids.I07, limit: 2, cursor: first.next_cursor });
-    expect([...first.items, ...rest.items].map((c) => c.citation_id)).toEqual(
-      data.items.map((c) => c.citation_id),
-    );
-  });
+  it(
+    'lists a decision’s citations in order with treatment, cue, passage and resolution',
+    async () => {
+      const db = server().db.db;
+      const ids = await seedLibrary(db);
+      await extractLibrary(server());
+      const list = async (args: Record<string, unknown>) =>
+        expectOk<Data>(await server().call('writer', 'citation_list', args));
+      const data = await list({ document_id: ids.I07 });
+      const answers = libraryAnswers.documents.I07?.citations ?? [];
+      expect(data.items.map((c) => [c.key, c.treatment, c.resolved_to?.document_id ?? null])).toEqual(
+        answers.map((a) => [a.key, a.treatment, a.target === null ? null : ids[a.target]]),
+      );
+      const pages = await documentPageTexts(db, ids.I07 as string);
+      for (const c of data.items) {
+        const page = pages[c.provenance.page - 1] ?? '';
+        expect(page.slice(c.provenance.start, c.provenance.end)).toBe(c.provenance.text);
+        if (c.cue !== null) expect(page.slice(c.cue.start, c.cue.end)).toBe(c.cue.text);
+        expect(c.passage).toContain(c.provenance.text);
+      }
+      expect(data.items[0]?.resolved_to).toMatchObject({
+        number: 'ערר 85012/21',
+        decision_date: '2021-12-20',
+      });
+      expect(
+        (await list({ document_id: ids.I07, resolution: 'unresolved' })).items.map((c) => c.key),
+      ).toEqual(['עע"מ 7777/18']);
+      expect(
+        (await list({ document_id: ids.I07, treatment: 'distinguished' })).items.map((c) => c.key),
+      ).toEqual(['עת"מ 4432-11-18']);
+      const first = await list({ document_id: ids.I07, limit: 2 });
+      const rest = await list({ document_id: ids.I07, limit: 2, cursor: first.next_cursor });
+      expect([...first.items, ...rest.items].map((c) => c.citation_id)).toEqual(
+        data.items.map((c) => c.citation_id),
+      );
+    },
+    SLOW,
+  );
 
-  it('does not reach the citations of a deleted case’s document', async () => {
-    const db = server().db.db;
-    const caseId = await seedCase(db);
-    const doc = await seedDocument(db, { corpus: 'case', caseId, bytes: textBytes('ראו ע"א 1108/97.') });
-    expectOk(await server().call('researcher', 'citation_extract', { document_id: doc.id, wait_ms: 10_000 }));
-    expect(
-      expectOk<Data>(await server().call('writer', 'citation_list', { document_id: doc.id })).items,
-    ).toHaveLength(1);
-    await deleteCase(db, caseId);
-    expect(errorCode(await server().call('writer', 'citation_list', { document_id: doc.id }))).toBe(
-      'not_found',
-    );
-    expect(errorCode(await server().call('writer', 'citation_list', { document_id: 'x' }))).toBe(
-      'invalid_args',
-    );
-  });
+  it(
+    'does not reach the citations of a deleted case’s document',
+    async () => {
+      const db = server().db.db;
+      const caseId = await seedCase(db);
+      const doc = await seedDocument(db, { corpus: 'case', caseId, bytes: textBytes('ראו ע"א 1108/97.') });
+      expectOk(
+        await server().call('researcher', 'citation_extract', { document_id: doc.id, wait_ms: 10_000 }),
+      );
+      expect(
+        expectOk<Data>(await server().call('writer', 'citation_list', { document_id: doc.id })).items,
+      ).toHaveLength(1);
+      await deleteCase(db, caseId);
+      expect(errorCode(await server().call('writer', 'citation_list', { document_id: doc.id }))).toBe(
+        'not_found',
+      );
+      expect(errorCode(await server().call('writer', 'citation_list', { document_id: 'x' }))).toBe(
+        'invalid_args',
+      );
+    },
+    SLOW,
+  );
 });
 
 deniedPrecedent('citation_list', 'analyst', (s) => ({ document_id: s.I01 }), true);
