@@ -105,6 +105,14 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         citation_list: { readOnlyHint: true, destructiveHint: false },
         citation_incoming_list: { readOnlyHint: true, destructiveHint: false },
         missing_precedent_list: { readOnlyHint: true, destructiveHint: false },
+        direction_propose: { readOnlyHint: false, destructiveHint: false },
+        direction_list: { readOnlyHint: true, destructiveHint: false },
+        direction_approve: { readOnlyHint: false, destructiveHint: false },
+        outcome_set: { readOnlyHint: false, destructiveHint: false },
+        feedback_record: { readOnlyHint: false, destructiveHint: false },
+        feedback_list: { readOnlyHint: true, destructiveHint: false },
+        workflow_status: { readOnlyHint: true, destructiveHint: false },
+        metrics_get: { readOnlyHint: true, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {
