@@ -193,3 +193,4 @@ forEachStack('block_write at once', ALL_STACKS, (server) => {
 });
 
 deniedTo('block_write', 'qa', (c) => ({ case_id: c.caseId, blocks: [{ kind: 'outcome', text: 'א' }] }));
+deniedTo('block_list', 'qa', (c) => ({ case_id: c.caseId }), true);
