@@ -5,9 +5,11 @@ import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
 import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
 import { randomToken } from '../src/contract/hash.ts';
+import { pgliteOf } from '../src/db/backup.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { mountBackupAdmin } from '../src/http/routes/admin_backup.ts';
 import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
@@ -92,6 +94,9 @@ const publicBase = settings.PUBLIC_URL ?? `http://${host.includes(':') ? `[${hos
 if (embedded) {
   mountTokenAdmin(app, { db: stores.handle.db, secret: adminSecret, now: () => new Date() });
   mountOwnerAdmin(app, { db: stores.handle.db, secret: adminSecret, publicBase, now: () => new Date() });
+  const pglite = pgliteOf(stores.handle);
+  // `npm run backup` while the server runs: a snapshot taken between transactions (src/db/backup.ts).
+  if (pglite !== null) mountBackupAdmin(app, { client: pglite.client, secret: adminSecret });
 }
 
 const mcpUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;
