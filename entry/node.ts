@@ -47,7 +47,10 @@ const stores = await openNodeStores(
     UPSTASH_REDIS_REST_URL: settings.UPSTASH_REDIS_REST_URL,
     UPSTASH_REDIS_REST_TOKEN: settings.UPSTASH_REDIS_REST_TOKEN,
   },
-  { onCreated: (where) => console.log(`Created the ${where} (it did not exist).`) },
+  {
+    onCreated: (where) => console.log(`Created the ${where} (it did not exist).`),
+    onKvDown: (message) => console.error(message),
+  },
 ).catch(async (e: unknown) => {
   console.error(e instanceof DatabaseSetupError ? e.message : e);
   await lock?.release();
