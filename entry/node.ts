@@ -13,6 +13,7 @@ import { mountBackupAdmin } from '../src/http/routes/admin_backup.ts';
 import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
+import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
 import { jobHandlers, tools } from './registries.ts';
@@ -77,6 +78,12 @@ const { app, registry, log, ownerGate } = createChambers({
   },
 });
 
+// The embedded database is this process's alone (the DATA_DIR lock): a job still running was claimed by a
+// process that was killed or crashed, and runs again now rather than when its lease would have lapsed.
+if (embedded) {
+  const orphaned = await endOrphanedLeases(stores.handle.db, new Date());
+  if (orphaned > 0) log.warn('jobs of a process that stopped abruptly run again', { count: orphaned });
+}
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires

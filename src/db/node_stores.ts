@@ -77,8 +77,13 @@ export function explainKvError(e: unknown, url: string): string {
   try {
     host = new URL(url).host;
   } catch {}
-  const causeOf = (x: unknown) => (x as { cause?: unknown } | null)?.cause;
-  const code = (causeOf(e) as { code?: unknown } | undefined)?.code;
+  // fetch's TypeError carries the socket's error as its cause (an AggregateError when several addresses failed).
+  let code: unknown;
+  for (let x: unknown = e, depth = 0; x && code === undefined && depth < 4; depth++) {
+    const o = x as { code?: unknown; cause?: unknown; errors?: unknown[] };
+    code = o.code ?? (o.errors?.[0] as { code?: unknown } | undefined)?.code;
+    x = o.cause;
+  }
   const message = e instanceof Error ? e.message : String(e);
   const why =
     (e as { name?: unknown } | null)?.name === 'TimeoutError'

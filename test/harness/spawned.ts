@@ -100,6 +100,12 @@ export async function spawnServer(o: SpawnOptions): Promise<SpawnedServer> {
     if (Date.now() > deadline) throw new Error(`npm start did not listen within 120 s:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+  // A first start prints its tokens right after the listening line, possibly in a later chunk.
+  await new Promise((r) => setTimeout(r, 100));
+  while (out.includes('First start') && !/MCP client configuration[\s\S]*\n\}\n/.test(out)) {
+    if (Date.now() > deadline) throw new Error(`npm start printed no client configuration:\n${out}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return server;
 }
 
