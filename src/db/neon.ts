@@ -1,7 +1,7 @@
 import { Client, type ClientConfig, Pool, type WebSocketConstructor } from '@neondatabase/serverless';
 import { drizzle } from 'drizzle-orm/neon-serverless';
 import * as schema from './schema/index.ts';
-import { DB_TIMEOUTS, type DbTimeouts, dropOnReadTimeout, poolTimeouts } from './timeouts.ts';
+import { DB_TIMEOUTS, type DbTimeouts, guardPoolClient, poolTimeouts } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
 export interface NeonOptions {
@@ -52,7 +52,7 @@ export function openNeon(url: string, options: NeonOptions = {}): NeonHandle {
     ...(options.max === undefined ? {} : { max: options.max }),
     ...poolTimeouts({ ...DB_TIMEOUTS, ...options.timeouts }),
   });
-  pool.on('connect', dropOnReadTimeout);
+  pool.on('connect', guardPoolClient);
   // Neon's Pool assigns its own Client class in its constructor (ignoring `options.Client`), so swap it after.
   pool.Client = ConfiguredClient;
   let closed = false;

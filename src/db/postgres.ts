@@ -1,7 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
-import { DB_TIMEOUTS, type DbTimeouts, dropOnReadTimeout, poolTimeouts } from './timeouts.ts';
+import { DB_TIMEOUTS, type DbTimeouts, guardPoolClient, poolTimeouts } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
 export interface PostgresOptions {
@@ -28,7 +28,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
     // A peer that vanished without a FIN is noticed by the kernel instead of never.
     keepAlive: true,
   });
-  pool.on('connect', dropOnReadTimeout);
+  pool.on('connect', guardPoolClient);
   let closed = false;
   // An idle client that dies (server restart, dropped database) is evicted by the pool and the next
   // query reconnects; without a listener the 'error' event would crash the process. After close() the

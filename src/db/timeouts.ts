@@ -45,7 +45,7 @@ export function poolTimeouts(t: DbTimeouts) {
  * closed, so the pool drops it (no longer queryable) and the server rolls back what it held. Installed on
  * each new pool client (the pool's 'connect' event); node-postgres and Neon's port of it share these names.
  */
-export function dropOnReadTimeout(client: object): void {
+export function guardPoolClient(client: object): void {
   const c = client as {
     query: (...args: unknown[]) => unknown;
     on(event: 'error', fn: (e: Error) => void): unknown;

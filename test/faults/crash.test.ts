@@ -81,7 +81,7 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
     caseId = expectOk<{ case: { id: string } }>(
       await call('ceo', 'case_create', { case_number: 'ערר 9/26', title: 'קריסה' }),
     ).case.id;
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     if (server?.child.exitCode === null) await server.kill9();
     await rm(dataDir, { recursive: true, force: true });
@@ -117,7 +117,7 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
       await call('ceo', 'document_list', { case_id: caseId, limit: 50 }),
     );
     expect(listed.items.map((d) => d.id).sort()).toEqual([...ids].sort());
-  }, 180_000);
+  }, 300_000);
 
   it('during a drain: every job ends succeeded, once in effect', async () => {
     // A large document (≈1.5 MB of text, 60 pages): its extraction takes the drain loop seconds, and the
@@ -179,7 +179,7 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
     } finally {
       await db.close();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('during lease-bound writes: each write once, and the lease unusable past its time', async () => {
     await restart();
@@ -262,7 +262,7 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
     } finally {
       await handle.close();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('a second npm start on a DATA_DIR in use refuses, naming the directory and the holder', async () => {
     await restart();
@@ -274,7 +274,7 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
     // The first is unharmed.
     expectOk(await call('ceo', 'case_get', { case_id: caseId }));
     await (server as SpawnedServer).stop();
-  }, 120_000);
+  }, 180_000);
 });
 
 describe('npm start with the key-value store unreachable', () => {
@@ -309,5 +309,5 @@ describe('npm start with the key-value store unreachable', () => {
     } finally {
       await s.stop();
     }
-  }, 120_000);
+  }, 180_000);
 });

@@ -110,6 +110,10 @@ describe('backup and restore of the embedded database', () => {
       /^Backed up .* to .*snap\.tar\.gz \(\d+ KiB; through the running server\)\.$/m,
     );
     await server.stop();
+    // With no server running, the command opens the directory itself, under its lock.
+    const offline = await node('entry/backup.ts', ['--out', `${file}.offline`], { DATA_DIR: dataDir });
+    expect(offline.code, offline.err).toBe(0);
+    expect(offline.out).toContain('no server was running');
 
     const restored = join(await tempDir(), 'restored');
     const restore = await node('entry/restore.ts', [file], { DATA_DIR: restored });
@@ -129,7 +133,7 @@ describe('backup and restore of the embedded database', () => {
     const listed = expectOk<{ items: { id: string }[] }>(await again.call(ceo, 'case_list', {}));
     expect(listed.items.map((c) => c.id).sort()).toEqual([...caseIds].sort());
     await again.stop();
-  }, 180_000);
+  }, 300_000);
 
   it('refuses a non-empty directory, a running server, and a file that is not a backup', async () => {
     const full = await tempDir();
@@ -144,5 +148,5 @@ describe('backup and restore of the embedded database', () => {
     expect(bad.err).toContain('is not a Chambers backup');
     const usage = await node('entry/restore.ts', [], { DATA_DIR: full });
     expect(usage.code).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
