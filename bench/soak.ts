@@ -264,6 +264,9 @@ for (let i = 0; i < 30; i++) {
 }
 latencies.clear();
 errors.clear();
+samples.length = 0;
+conflicts.clear();
+transport = 0;
 const rssStart = await rss();
 let rssPeak = rssStart;
 const rssTimer = setInterval(async () => {
