@@ -5,12 +5,15 @@ import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
 import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
 import { randomToken } from '../src/contract/hash.ts';
+import { pgliteOf } from '../src/db/backup.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { mountBackupAdmin } from '../src/http/routes/admin_backup.ts';
 import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
+import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
 import { jobHandlers, tools } from './registries.ts';
@@ -45,7 +48,10 @@ const stores = await openNodeStores(
     UPSTASH_REDIS_REST_URL: settings.UPSTASH_REDIS_REST_URL,
     UPSTASH_REDIS_REST_TOKEN: settings.UPSTASH_REDIS_REST_TOKEN,
   },
-  { onCreated: (where) => console.log(`Created the ${where} (it did not exist).`) },
+  {
+    onCreated: (where) => console.log(`Created the ${where} (it did not exist).`),
+    onKvDown: (message) => console.error(message),
+  },
 ).catch(async (e: unknown) => {
   console.error(e instanceof DatabaseSetupError ? e.message : e);
   await lock?.release();
@@ -74,6 +80,12 @@ const { app, registry, log, ownerGate } = createChambers({
   },
 });
 
+// The embedded database is this process's alone (the DATA_DIR lock): a job still running was claimed by a
+// process that was killed or crashed, and runs again now rather than when its lease would have lapsed.
+if (embedded) {
+  const orphaned = await endOrphanedLeases(stores.handle.db, new Date());
+  if (orphaned > 0) log.warn('jobs of a process that stopped abruptly run again', { count: orphaned });
+}
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
@@ -94,6 +106,9 @@ const publicBase = settings.PUBLIC_URL ?? `http://${host.includes(':') ? `[${hos
 if (embedded) {
   mountTokenAdmin(app, { db: stores.handle.db, secret: adminSecret, now: () => new Date() });
   mountOwnerAdmin(app, { db: stores.handle.db, secret: adminSecret, publicBase, now: () => new Date() });
+  const pglite = pgliteOf(stores.handle);
+  // `npm run backup` while the server runs: a snapshot taken between transactions (src/db/backup.ts).
+  if (pglite !== null) mountBackupAdmin(app, { client: pglite.client, secret: adminSecret });
 }
 
 const mcpUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`;

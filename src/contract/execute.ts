@@ -25,6 +25,11 @@ const connectionMessages = [
   /pglite is closed/i,
   /pool after calling end/i,
   /fetch failed/i,
+  // The bounds of src/db/timeouts.ts: pg's connect and read timeouts, the key-value request's abort.
+  /timeout exceeded when trying to connect/i,
+  /connection timeout/i,
+  /query read timeout/i,
+  /aborted due to timeout/i,
 ];
 
 /** True for failures of a backing store (connection refused, server shutting down), as opposed to bugs. */
@@ -35,11 +40,15 @@ export function isDependencyFailure(error: unknown): boolean {
       if (
         connectionCodes.has(code) ||
         code.startsWith('08') ||
-        ['57P01', '57P02', '57P03', '53300'].includes(code)
+        // Shut down, crashed, cannot connect now, too many connections; a statement cancelled by
+        // statement_timeout (57014) and a transaction ended by idle_in_transaction_session_timeout (25P03).
+        ['57P01', '57P02', '57P03', '53300', '57014', '25P03'].includes(code)
       ) {
         return true;
       }
     }
+    // AbortSignal.timeout's DOMException (the key-value client's bound).
+    if ((e as { name?: unknown }).name === 'TimeoutError') return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && connectionMessages.some((re) => re.test(message))) return true;
     e = (e as { cause?: unknown }).cause;

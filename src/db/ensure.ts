@@ -55,6 +55,9 @@ export function explainConnectionError(e: unknown, url: string): string | null {
   const u = new URL(url);
   const host = `${u.hostname}:${u.port || '5432'}`;
   const user = decodeURIComponent(u.username) || '(the OS user)';
+  if (e instanceof Error && /timeout/i.test(e.message) && codeOf(e) === undefined) {
+    return `PostgreSQL on ${host} (DATABASE_URL) did not answer in time: check that it runs and that nothing between here and there drops the connection.`;
+  }
   switch (codeOf(e)) {
     case 'ECONNREFUSED':
       return `Nothing accepts connections on ${host} (DATABASE_URL): start PostgreSQL there, or fix the host and port.`;

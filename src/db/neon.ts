@@ -1,6 +1,7 @@
 import { Client, type ClientConfig, Pool, type WebSocketConstructor } from '@neondatabase/serverless';
 import { drizzle } from 'drizzle-orm/neon-serverless';
 import * as schema from './schema/index.ts';
+import { DB_TIMEOUTS, type DbTimeouts, guardPoolClient, poolTimeouts } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
 export interface NeonOptions {
@@ -15,6 +16,8 @@ export interface NeonOptions {
   webSocketConstructor?: WebSocketConstructor;
   /** Pool size; a per-request pool on Workers rarely needs more than a few. */
   max?: number;
+  /** Shorter bounds than DB_TIMEOUTS (tests of a slow server). */
+  timeouts?: Partial<DbTimeouts>;
 }
 
 /** A Neon (WebSocket) handle; `pool` is exposed for the migrator and for tests. */
@@ -47,7 +50,9 @@ export function openNeon(url: string, options: NeonOptions = {}): NeonHandle {
   const pool = new Pool({
     connectionString: url,
     ...(options.max === undefined ? {} : { max: options.max }),
+    ...poolTimeouts({ ...DB_TIMEOUTS, ...options.timeouts }),
   });
+  pool.on('connect', guardPoolClient);
   // Neon's Pool assigns its own Client class in its constructor (ignoring `options.Client`), so swap it after.
   pool.Client = ConfiguredClient;
   let closed = false;

@@ -8,6 +8,7 @@ import { type DatabaseTarget, databaseTarget, ensurePostgresDatabase } from './e
 import { migrateDb } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { KV_TIMEOUT_MS } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
 export interface NodeStores {
@@ -27,7 +28,12 @@ export interface NodeStores {
  */
 export async function openNodeStores(
   env: Env,
-  options: { onQuery?: (sql: string) => void; onCreated?: (where: string) => void } = {},
+  options: {
+    onQuery?: (sql: string) => void;
+    onCreated?: (where: string) => void;
+    /** Told once, at start, when the key-value store does not answer (the server still starts). */
+    onKvDown?: (message: string) => void;
+  } = {},
 ): Promise<NodeStores> {
   let handle: DbHandle;
   let where: string;
@@ -52,5 +58,45 @@ export async function openNodeStores(
     upstashUrl !== undefined && upstashUrl !== '' && upstashToken !== undefined
       ? createUpstashKv({ url: upstashUrl, token: upstashToken })
       : createPostgresKv(handle.db);
+  if (kv.kind === 'upstash' && options.onKvDown !== undefined) {
+    const problem = await kv.ping().then(
+      () => null,
+      (e: unknown) => explainKvError(e, upstashUrl as string),
+    );
+    if (problem !== null) options.onKvDown(problem);
+  }
   return { handle, kv, describe: `${where}; key-value: ${kv.kind}`, database };
+}
+
+/**
+ * One line naming the key-value host (never its token) and what failed, for the start-up report: the store
+ * may come up later (calls that need it answer dependency_unavailable meanwhile and recover by themselves).
+ */
+export function explainKvError(e: unknown, url: string): string {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {}
+  // fetch's TypeError carries the socket's error as its cause (an AggregateError when several addresses failed).
+  let code: unknown;
+  for (let x: unknown = e, depth = 0; x && code === undefined && depth < 4; depth++) {
+    const o = x as { code?: unknown; cause?: unknown; errors?: unknown[] };
+    code = o.code ?? (o.errors?.[0] as { code?: unknown } | undefined)?.code;
+    x = o.cause;
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  const why =
+    (e as { name?: unknown } | null)?.name === 'TimeoutError'
+      ? `no answer within ${KV_TIMEOUT_MS / 1000} s`
+      : code === 'ECONNREFUSED'
+        ? 'nothing accepts connections there'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'the host name does not resolve'
+          : /unauthorized|WRONGPASS|invalid token/i.test(message)
+            ? 'it refused UPSTASH_REDIS_REST_TOKEN'
+            : message.split('\n')[0]?.slice(0, 200);
+  return (
+    `The key-value store at ${host} (UPSTASH_REDIS_REST_URL) is unreachable: ${why}. The server starts anyway; ` +
+    'calls that write answer dependency_unavailable until it answers, then recover without a restart.'
+  );
 }

@@ -1,6 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { DB_TIMEOUTS, type DbTimeouts, guardPoolClient, poolTimeouts } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
 export interface PostgresOptions {
@@ -8,6 +9,8 @@ export interface PostgresOptions {
   onQuery?: (sql: string) => void;
   /** Pool size (pg's default is 10). */
   max?: number;
+  /** Shorter bounds than DB_TIMEOUTS (tests of a slow server). */
+  timeouts?: Partial<DbTimeouts>;
 }
 
 /** A node-postgres handle; `pool` is exposed for the migrator and for tests. */
@@ -21,7 +24,11 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
   const pool = new pg.Pool({
     connectionString: url,
     ...(options.max === undefined ? {} : { max: options.max }),
+    ...poolTimeouts({ ...DB_TIMEOUTS, ...options.timeouts }),
+    // A peer that vanished without a FIN is noticed by the kernel instead of never.
+    keepAlive: true,
   });
+  pool.on('connect', guardPoolClient);
   let closed = false;
   // An idle client that dies (server restart, dropped database) is evicted by the pool and the next
   // query reconnects; without a listener the 'error' event would crash the process. After close() the

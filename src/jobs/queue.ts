@@ -175,6 +175,20 @@ export async function recoverLapsedJobs(
   return { requeued, dead: dead.length };
 }
 
+/**
+ * Ends the lease of every running job now, so that the next drain recovers them at once (as lapsed attempts)
+ * instead of after their lease. Only for a database one process holds (the embedded one, under the
+ * DATA_DIR lock): at its start, a running job belongs to a process that is gone (killed, crashed).
+ */
+export async function endOrphanedLeases(db: Db, now: Date): Promise<number> {
+  const t = clock(now);
+  const result = await db.execute(sql`
+    update jobs set lease_until = ${t} - interval '1 millisecond', updated_at = ${t}
+    where state = 'running' and lease_until >= ${t}
+    returning id`);
+  return rowsOf(result).length;
+}
+
 /** recoverLapsedJobs with the jobs that went dead, for their kind's onDead hook. */
 export async function recoverLapsed(
   db: Db,

@@ -1,6 +1,7 @@
 // The Cloudflare build: the default (Node) entry sets `cache: 'no-store'` on fetch, which older Workers
 // compatibility dates reject; this one only uses fetch and atob, so it runs on Node 22 as well.
 import { Redis } from '@upstash/redis/cloudflare';
+import { KV_TIMEOUT_MS } from '../db/timeouts.ts';
 import { ttlMillis } from './ttl.ts';
 import type { KvClaim, KvStore } from './types.ts';
 
@@ -9,6 +10,8 @@ export interface UpstashKvConfig {
   url: string;
   /** UPSTASH_REDIS_REST_TOKEN */
   token: string;
+  /** One request's bound (default KV_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 // Each operation is one EVAL: atomic on the server, one round trip, no script cache to miss (EVALSHA
@@ -41,6 +44,9 @@ export function createUpstashKv(config: UpstashKvConfig): KvStore {
     // wrongly (a claim would see its own value, a CAS would fail). Callers retry whole operations instead.
     // Note `retry: false` still makes two attempts in 1.39.0; `retries: 0` makes one.
     retry: { retries: 0 },
+    // A fresh signal per request (a function: given a fixed signal the client turns an abort into a fake
+    // "Aborted" result instead of an error). A store slower than this is dependency_unavailable.
+    signal: () => AbortSignal.timeout(config.timeoutMs ?? KV_TIMEOUT_MS),
   });
   return {
     kind: 'upstash',

@@ -141,14 +141,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const cleanups: (() => Promise<void>)[] = [() => db.close()];
   let kv: KvStore;
   let bridge: UpstashBridge | undefined;
+  // The bridge answers from this test process, whose event loop the app and PGlite share: on a busy machine a
+  // request can wait past the production bound (KV_TIMEOUT_MS) without the store being slow. The fault suites
+  // set their own short bounds.
+  const kvTimeoutMs = 30_000;
   if (options.kv === 'upstash' && options.upstash !== undefined) {
-    kv = createUpstashKv(options.upstash);
+    kv = createUpstashKv({ ...options.upstash, timeoutMs: kvTimeoutMs });
   } else if (options.kv === 'upstash') {
     // A key prefix per server: test files running in parallel share one Redis.
     const started = await startUpstashBridge({ keyPrefix: `t:${crypto.randomUUID()}:` });
     bridge = started;
     cleanups.push(() => started.close());
-    kv = createUpstashKv({ url: started.url, token: started.token });
+    kv = createUpstashKv({ url: started.url, token: started.token, timeoutMs: kvTimeoutMs });
   } else {
     kv = createPostgresKv(db.db);
   }
