@@ -12,6 +12,8 @@
  *   (tools/list's for list, a tools/call's for call): other processes on the machine move the absolute
  *   numbers a lot, and a disturbed round should not decide the result.
  * - A CPU profile of tools/call (bench/profile.ts) and the phases of one call in process (bench/phases.ts).
+ * - Then the database-bound floor (bench/floor.ts): case_get through /mcp and /v1 against a raw Hono route
+ *   running the same query on the same pool and answering the same bytes.
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
@@ -23,6 +25,7 @@
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
 import { startEcho } from './echo.ts';
+import { runFloorBench } from './floor.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
 import { profileWhile } from './profile.ts';
@@ -66,8 +69,9 @@ printProfile(profiled.requests, prof);
 
 await Promise.all([bench.chambers.close(), echo.close()]);
 await Promise.all([bench.db.close(), bench.kvDb.close()]);
+const floor = await runFloorBench();
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
 
-printLastLine(benchStarted, ratioOf, { ...queueKeys, ...search, ...analysis });
+printLastLine(benchStarted, ratioOf, { ...floor, ...queueKeys, ...search, ...analysis });
