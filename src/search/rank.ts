@@ -31,6 +31,12 @@ export interface ChunkHit {
   court: string | null;
   committee: string | null;
   parties: string | null;
+  /**
+   * Found through the fuzzy fallback: no passage in scope has the query's words as written, so these have the
+   * corpus words closest in spelling (a misspelling's correction, or a different word). Always ranked after
+   * exact hits: the fallback runs only when there are none.
+   */
+  fuzzy: boolean;
 }
 
 /** Ranking considers at most this many chunks (the best by full-text score); paging stops there. */
@@ -78,6 +84,48 @@ export async function searchChunks(
   const words = query.words.slice(0, MAX_QUERY_WORDS);
   const q: QueryTerms = { text: query.text, words };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
+  const { ranked, anyForm, scope } = rankedSql(filter, q, page);
+  const rows = rowsOf<Row>(await db.execute(ranked));
+  if (rows.length === 0 && !options.fuzzy) {
+    // Nothing in this scope has any query word: try the corpus words closest to each query word (a
+    // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
+    // empty first page already proves it (candidates are chosen before the offset).
+    const any =
+      page.offset === 0
+        ? []
+        : rowsOf(
+            await db.execute(
+              sql`select 1 as document_id from document_chunks c join documents d on d.id = c.document_id
+                where ${scope} and c.tsv @@ ${anyForm} limit 1`,
+            ),
+          );
+    if (any.length === 0) {
+      const corrected = await closestWords(db, words);
+      if (corrected.length > 0) {
+        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
+      }
+    }
+  }
+  return rows.map((r) => ({
+    documentId: r.document_id,
+    page: r.page,
+    chunk: r.chunk_index,
+    score: Number(r.score),
+    text: r.text,
+    title: r.title,
+    caseId: r.case_id,
+    number: r.number,
+    decisionDate: r.decision_date,
+    court: r.court,
+    committee: r.committee,
+    parties: r.parties,
+    fuzzy: options.fuzzy === true,
+  }));
+}
+
+/** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_QUERY_WORDS. */
+export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: number; offset: number }) {
+  const words = q.words;
   const limit = Math.min(page.limit, MAX_RANKED - page.offset);
   const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
   // to_tsquery is only STABLE, so written per row it would be parsed again for every candidate: the queries
@@ -120,61 +168,49 @@ export async function searchChunks(
       join documents d on d.id = c.document_id
     order by score desc, c.document_id, c.chunk_index
     limit ${limit} offset ${page.offset}`;
-  const rows = rowsOf<Row>(await db.execute(ranked));
-  if (rows.length === 0 && !options.fuzzy) {
-    // Nothing in this scope has any query word: try the corpus words closest to each query word (a
-    // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
-    // empty first page already proves it (candidates are chosen before the offset).
-    const any =
-      page.offset === 0
-        ? []
-        : rowsOf(
-            await db.execute(
-              sql`select 1 as document_id from document_chunks c join documents d on d.id = c.document_id
-                where ${scope} and c.tsv @@ ${anyForm} limit 1`,
-            ),
-          );
-    if (any.length === 0) {
-      const corrected = await closestWords(
-        db,
-        words.map((w) => w.surface),
-      );
-      if (corrected.length > 0) {
-        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
-      }
-    }
-  }
-  return rows.map((r) => ({
-    documentId: r.document_id,
-    page: r.page,
-    chunk: r.chunk_index,
-    score: Number(r.score),
-    text: r.text,
-    title: r.title,
-    caseId: r.case_id,
-    number: r.number,
-    decisionDate: r.decision_date,
-    court: r.court,
-    committee: r.committee,
-    parties: r.parties,
-  }));
+  return { ranked, anyForm, scope };
 }
 
-/** Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold). */
-async function closestWords(db: Db, surfaces: string[]): Promise<QueryTerms['words']> {
-  const out: QueryTerms['words'] = [];
-  for (const surface of surfaces) {
-    if (surface.length < 3) continue;
-    const result = (await db.execute(
-      sql`select term from search_terms where term % ${surface}
-        order by similarity(term, ${surface}) desc, term limit 3`,
-    )) as unknown as { rows: { term: string }[] };
-    if (result.rows.length > 0) out.push({ surface, forms: result.rows.map((r) => r.term) });
-  }
-  return out;
+/**
+ * Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold), in
+ * one statement for all the words (a lateral query per word over the vocabulary's trigram index).
+ */
+async function closestWords(db: Db, words: QueryTerms['words']): Promise<QueryTerms['words']> {
+  const wanted = words.filter((w) => w.surface.length >= 3);
+  if (wanted.length === 0) return [];
+  const rows = rowsOf<{ i: number | string; term: string }>(
+    await db.execute(
+      sql`select w.i, t.term
+        from unnest(${`{${wanted.map((w) => `"${w.surface}"`).join(',')}}`}::text[]) with ordinality as w(word, i)
+        cross join lateral (
+          select term from search_terms where term % w.word order by similarity(term, w.word) desc, term limit 3
+        ) t
+        order by w.i`,
+    ),
+  );
+  return wanted.flatMap((w, i) => {
+    const forms = rows.filter((r) => Number(r.i) === i + 1).map((r) => r.term);
+    return forms.length === 0
+      ? []
+      : [{ surface: w.surface, forms, ...(w.written === undefined ? {} : { written: w.written }) }];
+  });
 }
 
 const SNIPPET_WORDS = 36;
+
+/** Punctuation that ends a sentence or a clause, or closes a quote or bracket, after a word. */
+const TRAILING = /[.,;:!?…)\]}»"”’\u05C3-]+$/u;
+/** Punctuation that opens a quote or bracket before a word. */
+const LEADING = /^[([{«"'“‘-]+/u;
+
+/** A matched word marked «like this», the punctuation around it left outside: «המכריע». not «המכריע.» */
+function mark(word: string): string {
+  const lead = LEADING.exec(word)?.[0] ?? '';
+  const rest = word.slice(lead.length);
+  const trail = TRAILING.exec(rest)?.[0] ?? '';
+  const core = rest.slice(0, rest.length - trail.length);
+  return core === '' ? `«${word}»` : `${lead}«${core}»${trail}`;
+}
 
 /**
  * A snippet of the chunk around the densest run of query words, each match wrapped in «…». Matching
@@ -201,7 +237,7 @@ export function highlight(text: string, query: QueryTerms): string {
   const end = Math.min(words.length, best + SNIPPET_WORDS);
   const body = words
     .slice(best, end)
-    .map((w, i) => (hit[best + i] ? `«${w}»` : w))
+    .map((w, i) => (hit[best + i] ? mark(w) : w))
     .join(' ');
   return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
 }
