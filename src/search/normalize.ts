@@ -109,7 +109,8 @@ export function analyzeQuery(query: string): QueryTerms {
     text,
     words: chosen.map((surface) => ({
       surface,
-      forms: [surface, ...prefixStripped(surface)],
+      // A stripped form that is a function word (בשל → של, באת → את) would match nearly every chunk.
+      forms: [surface, ...prefixStripped(surface).filter((f) => !STOP_WORDS.has(f))],
       written: written.get(surface) ?? surface,
     })),
   };
