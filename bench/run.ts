@@ -16,9 +16,13 @@
  *   running the same query on the same pool and answering the same bytes.
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
- * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
+ * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan at 10,000 and
+ *   100,000 chunks, on PGlite and on the local PostgreSQL.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
+ * - Then start-up and memory (bench/startup.ts): `node entry/node.ts` on an existing data directory, spawn to
+ *   first answered tools/list; its RSS idle and after 10,000 mixed calls. (A fresh workerd isolate's first
+ *   tools/list: `npm run bench:coldstart`, which bundles the Workers first.)
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=…` (2025-era stateless requests over echo, then the queue, search and analysis figures).
  */
@@ -33,6 +37,7 @@ import { benchQueue, printQueueBench } from './queue.ts';
 import { printLastLine, printLoad, printPhases, printProfile, printTrips } from './report.ts';
 import { runSearchBench } from './search.ts';
 import { load, loadCases, runSideBySide } from './side_by_side.ts';
+import { runStartupBench } from './startup.ts';
 import { measureTrips } from './trips.ts';
 
 const benchStarted = performance.now();
@@ -73,5 +78,14 @@ const floor = await runFloorBench();
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const startup = await runStartupBench();
 
-printLastLine(benchStarted, ratioOf, { ...floor, ...queueKeys, ...search, ...analysis });
+printLastLine(benchStarted, ratioOf, {
+  call2026_ratio: ratioOf('call2026').toFixed(2),
+  list2026_ratio: ratioOf('list2026').toFixed(2),
+  ...floor,
+  ...queueKeys,
+  ...search,
+  ...analysis,
+  ...startup,
+});
