@@ -6,7 +6,7 @@
  * the same rows and vocabulary) in bulk, timed as "time to index". At each scale the same queries run by
  * the ranked search and by a sequential ILIKE scan, alternating in the same run; prints p50/p99 of each,
  * the ratio, the index sizes, and EXPLAIN ANALYZE of the slowest ranked query on PostgreSQL at the largest
- * scale. Returns the key=value pairs for the final `bench:` line.
+ * scale (BENCH_SEARCH_STACKS=pglite,pg picks the stacks). Returns the key=value pairs for the `bench:` line.
  */
 import { pathToFileURL } from 'node:url';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
@@ -257,7 +257,8 @@ export async function runSearchBench(): Promise<Record<string, string>> {
       },
     },
   ];
-  for (const stack of stacks) {
+  const only = (process.env.BENCH_SEARCH_STACKS ?? 'pglite,pg').split(',');
+  for (const stack of stacks.filter((s) => only.includes(s.key))) {
     const opened = await stack.open();
     if (opened === null) {
       console.log(`  ${stack.key}: no PostgreSQL at ${server}; skipped`);
