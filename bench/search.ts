@@ -296,9 +296,13 @@ export async function runSearchBench(): Promise<Record<string, string>> {
         { text: q.text, words: q.words.slice(0, MAX_QUERY_WORDS) },
         { limit: 20, offset: 0 },
       );
-      const plan = rowsOf<{ 'QUERY PLAN': string }>(
-        await db.execute(sql`explain (analyze, buffers, costs off) ${query}`),
-      );
+      // As searchChunks runs it: in a transaction with index scans forced.
+      const plan = await db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        return rowsOf<{ 'QUERY PLAN': string }>(
+          await tx.execute(sql`explain (analyze, buffers, costs off) ${query}`),
+        );
+      });
       console.log(`\n  EXPLAIN ANALYZE of the slowest ranked query on PostgreSQL ("${last.slowest}"):`);
       for (const r of plan) console.log(`    ${r['QUERY PLAN']}`);
     }
