@@ -12,6 +12,7 @@ import { mintToken } from '../src/auth/tokens.ts';
 import { defineTool } from '../src/contract/define.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { dumpPglite, openPglite } from '../src/db/pglite.ts';
+import type { DbHandle } from '../src/db/types.ts';
 import { createPostgresKv } from '../src/kv/postgres.ts';
 import type { KvStore } from '../src/kv/types.ts';
 import { createChambers } from '../src/server.ts';
@@ -86,15 +87,27 @@ export async function listen(fetch: (req: Request) => Response | Promise<Respons
   };
 }
 
-/** Opens the stores, builds the app, serves it and mints the ceo's token. */
-export async function startApp() {
-  const db = await openPglite({
-    onQuery: (sql) => {
-      if (counter.on) counter.db.push(sql);
-    },
-  });
-  await migrateDb(db);
-  const kvDb = await openPglite({ loadDataDir: await dumpPglite(db) });
+/**
+ * Opens the stores, builds the app, serves it and mints the ceo's token. By default the database is PGlite in
+ * memory and the KV store a second PGlite; `database` (already migrated) serves both instead (bench/floor.ts
+ * passes the local PostgreSQL pool).
+ */
+export async function startApp(database?: DbHandle) {
+  let db: DbHandle;
+  let kvDb: DbHandle;
+  if (database === undefined) {
+    const pglite = await openPglite({
+      onQuery: (sql) => {
+        if (counter.on) counter.db.push(sql);
+      },
+    });
+    await migrateDb(pglite);
+    db = pglite;
+    kvDb = await openPglite({ loadDataDir: await dumpPglite(pglite) });
+  } else {
+    db = database;
+    kvDb = database;
+  }
   const kv = countingKv(createPostgresKv(kvDb.db));
   const { app, registry, grants } = createChambers({
     agents: await benchAgents(),

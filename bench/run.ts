@@ -12,9 +12,12 @@
  *   (tools/list's for list, a tools/call's for call): other processes on the machine move the absolute
  *   numbers a lot, and a disturbed round should not decide the result.
  * - A CPU profile of tools/call (bench/profile.ts) and the phases of one call in process (bench/phases.ts).
+ * - Then the database-bound floor (bench/floor.ts): case_get through /mcp and /v1 against a raw Hono route
+ *   running the same query on the same pool and answering the same bytes.
  * - Then the queue (bench/queue.ts): 5,000 no-op jobs drained by 1 and by 4 concurrent drains, on the
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
- * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan over ≥ 10,000 chunks.
+ * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan at 10,000 and
+ *   100,000 chunks, on PGlite and on the local PostgreSQL.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
  * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
@@ -22,6 +25,9 @@
  * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
  * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
  *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
+ * - Then start-up and memory (bench/startup.ts): `node entry/node.ts` on an existing data directory, spawn to
+ *   first answered tools/list; its RSS idle and after 10,000 mixed calls. (A fresh workerd isolate's first
+ *   tools/list: `npm run bench:coldstart`, which bundles the Workers first.)
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=… citations_per_s=… citation_incoming_p50_ms=…` (2025-era stateless requests over
  *   echo, then the queue, search, analysis and citation figures).
@@ -31,6 +37,7 @@ import { root, startApp } from './app.ts';
 import { runCitationBench } from './citations.ts';
 import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
+import { runFloorBench } from './floor.ts';
 import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
 import { profileWhile } from './profile.ts';
@@ -38,6 +45,7 @@ import { benchQueue, printQueueBench } from './queue.ts';
 import { printLastLine, printLoad, printPhases, printProfile, printTrips } from './report.ts';
 import { runSearchBench } from './search.ts';
 import { load, loadCases, runSideBySide } from './side_by_side.ts';
+import { runStartupBench } from './startup.ts';
 import { measureTrips } from './trips.ts';
 import { runValidateBench } from './validate.ts';
 
@@ -75,18 +83,24 @@ printProfile(profiled.requests, prof);
 
 await Promise.all([bench.chambers.close(), echo.close()]);
 await Promise.all([bench.db.close(), bench.kvDb.close()]);
+const floor = await runFloorBench();
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
 const citations = await runCitationBench();
 const drafting = await runDraftingBench();
 const validate = await runValidateBench();
+const startup = await runStartupBench();
 
 printLastLine(benchStarted, ratioOf, {
+  call2026_ratio: ratioOf('call2026').toFixed(2),
+  list2026_ratio: ratioOf('list2026').toFixed(2),
+  ...floor,
   ...queueKeys,
   ...search,
   ...analysis,
   ...citations,
   ...drafting,
   ...validate,
+  ...startup,
 });

@@ -31,6 +31,7 @@ const hit = {
   chunk: z.int().describe('The passage’s index in the document'),
   score: z.number().describe('Higher is better; comparable within one search'),
   snippet: z.string().describe('The passage with the matched words marked «like this»'),
+  fuzzy: z.boolean().describe('Matched similar spellings only: no passage has the words as written'),
 };
 
 const decision = {
@@ -51,7 +52,7 @@ export const searchOutput = {
 };
 
 function queryTerms() {
-  return z.array(z.string()).max(MAX_QUERY_WORDS).describe('The query’s words as searched');
+  return z.array(z.string()).max(MAX_QUERY_WORDS).describe('The query’s words searched, as written');
 }
 
 export const hitDescription =
@@ -77,10 +78,11 @@ export async function runSearch<V extends object>(
     chunk: hit.chunk,
     score: Math.round(hit.score * 10_000) / 10_000,
     snippet: highlight(hit.text, query),
+    fuzzy: hit.fuzzy,
     ...view(hit),
   }));
   return {
     ...page.of(items, more ? [offset + page.limit] : null),
-    query_terms: query.words.map((w) => w.surface),
+    query_terms: query.words.map((w) => w.written ?? w.surface),
   };
 }

@@ -1,10 +1,14 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   createMcpHandler,
   isJSONRPCRequest,
-  isLegacyRequest,
+  isJsonContentType,
   type ListToolsResult,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
+  SERVER_INFO_META_KEY,
   Server,
   SUPPORTED_PROTOCOL_VERSIONS,
   type Tool,
@@ -34,7 +38,17 @@ export interface McpEndpointOptions {
   log?: Logger;
   /** Prompts, resources and completion (src/mcp/surface.ts); without it the server offers tools only. */
   surface?: McpSurface;
+  /** false: every request goes to the SDK (the equivalence test compares the fast path's answers with it). */
+  fastPath?: boolean;
 }
+
+/** The 2026-07-28 revision: requests carry a per-request `_meta` envelope (the SDK's "modern" era). */
+const MODERN = '2026-07-28';
+/** The 2025-era revisions the SDK serves statelessly (everything it supports before the modern one). */
+const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MODERN));
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const STATE = 'chambers';
 
@@ -47,8 +61,10 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const { registry, rateLimiter, checkOutputs } = options;
   // Built once: the SDK would otherwise create an Ajv instance per per-request Server.
   const jsonSchemaValidator = new DefaultJsonSchemaValidator();
-  const listings = new Map<string, { result: ListToolsResult; json: string }>();
-  // Computed once per agent, as the object the SDK sends and as the JSON text the fast path sends.
+  const listings = new Map<string, { result: ListToolsResult; json: string; modernJson: string }>();
+  // What the SDK adds to every 2026-07-28 result, and to a tools/list result (a cacheable result).
+  const modernMeta = JSON.stringify({ [SERVER_INFO_META_KEY]: options.serverInfo });
+  // Computed once per agent, as the object the SDK sends and as the JSON text the fast path sends in each era.
   const listingFor = (agent: string) => {
     let listing = listings.get(agent);
     if (listing === undefined) {
@@ -57,7 +73,12 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       const tools = registry.tools
         .filter((t) => granted.has(t.def.name))
         .map((t) => t.listing as unknown as Tool);
-      listing = { result: { tools }, json: JSON.stringify({ tools }) };
+      const json = JSON.stringify({ tools });
+      listing = {
+        result: { tools },
+        json,
+        modernJson: `${json.slice(0, -1)},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${modernMeta}}`,
+      };
       listings.set(agent, listing);
     }
     return listing;
@@ -155,8 +176,11 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     extra: { [STATE]: state },
   });
 
+  /** How many requests the fast path answered (the equivalence test checks it was the one answering). */
+  const stats = { fast: 0 };
   return {
     listFor,
+    stats,
     async fetch(request: Request, state: McpCallState): Promise<Response> {
       // The body is read once here: the fast path needs it, and the SDK takes it pre-parsed.
       const text = await request.text();
@@ -168,53 +192,74 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
         const copy = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
         return handler.fetch(copy, { authInfo: authInfoFor(state) });
       }
-      const fast = await fastPath(request, body, state);
-      if (fast !== null) return fast;
+      const fast = options.fastPath === false ? null : await fastPath(request, body, state);
+      if (fast !== null) {
+        stats.fast++;
+        return fast;
+      }
       return handler.fetch(request, { authInfo: authInfoFor(state), parsedBody: body });
     },
   };
 
   /**
-   * The hot path of a stateless 2025-era client — a single `tools/list` or `tools/call` (no progress
-   * token) whose headers the SDK would accept as they are — answered as a JSON response (the transport
-   * allows JSON or SSE) without building the SDK's per-request server and transport, which cost
-   * ~0.5 ms per call. Anything else (other methods, progress, 2026-07-28 envelopes, every malformed or
-   * unusual request) goes to the SDK, which owns those answers.
+   * The hot path — a single `tools/list` or `tools/call` (no progress token, nothing unusual in its
+   * headers or envelope) — answered as a JSON response (the transport allows JSON or SSE) without building
+   * the SDK's per-request server and transport, which cost ~0.5 ms (2025 era) to ~2.5 ms (2026-07-28) per
+   * call. Both eras: a 2025-era request exactly as the SDK would route it to its stateless legacy serving,
+   * and a 2026-07-28 request whose headers and `_meta` envelope are the plain ones an official client sends
+   * (the SDK's answer then only adds `resultType` and the server info). Anything else (other methods,
+   * progress, unknown tools, every malformed or unusual request) goes to the SDK, which owns those answers;
+   * test/e2e/fast_path.test.ts compares the two byte for byte.
    */
   async function fastPath(request: Request, body: unknown, state: McpCallState): Promise<Response | null> {
-    if (!isJSONRPCRequest(body) || (body.method !== 'tools/list' && body.method !== 'tools/call'))
-      return null;
-    const version = request.headers.get('mcp-protocol-version');
-    const accept = request.headers.get('accept') ?? '';
+    if (!isPlainObject(body) || (body.method !== 'tools/list' && body.method !== 'tools/call')) return null;
+    const headers = request.headers;
+    const version = headers.get('mcp-protocol-version');
+    const accept = headers.get('accept') ?? '';
     if (
       version === null ||
-      !SUPPORTED_PROTOCOL_VERSIONS.includes(version) ||
+      !isJsonContentType(headers.get('content-type') ?? '') ||
       !accept.includes('application/json') ||
       !accept.includes('text/event-stream') ||
-      !(await isLegacyRequest(request, body))
+      !isJSONRPCRequest(body)
     ) {
       return null;
     }
-    const params = (body.params ?? {}) as {
-      name?: unknown;
-      arguments?: unknown;
-      _meta?: { progressToken?: unknown };
-    };
-    if (params._meta?.progressToken !== undefined) return null;
+    const params = body.params ?? {};
+    if (!isPlainObject(params)) return null;
+    const meta = params._meta;
+    if (meta !== undefined && !isPlainObject(meta)) return null;
+    if (meta?.progressToken !== undefined) return null;
+    let modern: boolean;
+    if (LEGACY_VERSIONS.has(version)) {
+      // The SDK's legacy rule: no envelope claim in `_meta` and a pre-2026 version header.
+      if (meta !== undefined && PROTOCOL_VERSION_META_KEY in meta) return null;
+      modern = false;
+    } else if (version === MODERN) {
+      if (
+        meta === undefined ||
+        !plainEnvelope(meta) ||
+        headers.get('mcp-method') !== body.method ||
+        headers.get('mcp-name') !== (body.method === 'tools/call' ? params.name : null)
+      ) {
+        return null;
+      }
+      modern = true;
+    } else {
+      return null;
+    }
+    const id = JSON.stringify(body.id);
     if (body.method === 'tools/list') {
-      if (Object.keys(params).some((k) => k !== '_meta' && k !== 'cursor')) return null;
+      if (Object.keys(params).some((k) => k !== '_meta' && (modern || k !== 'cursor'))) return null;
+      const listing = listingFor(state.agent);
       return jsonResponse(
-        `{"result":${listingFor(state.agent).json},"jsonrpc":"2.0","id":${JSON.stringify(body.id)}}`,
+        `{"result":${modern ? listing.modernJson : listing.json},"jsonrpc":"2.0","id":${id}}`,
       );
     }
+    if (Object.keys(params).some((k) => k !== '_meta' && k !== 'name' && k !== 'arguments')) return null;
     const tool = typeof params.name === 'string' ? registry.get(params.name) : undefined;
     const args = params.arguments;
-    if (
-      tool === undefined ||
-      (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args)))
-    ) {
-      return null;
-    }
+    if (tool === undefined || (args !== undefined && !isPlainObject(args))) return null;
     const envelope = await callTool({
       tool,
       args,
@@ -225,9 +270,35 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
       checkOutputs,
       consoleUrl: state.consoleUrl,
     });
-    const result = callToolResult(envelope);
-    return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id: body.id }));
+    const result = JSON.stringify(callToolResult(envelope));
+    return jsonResponse(
+      `{"result":${modern ? `${result.slice(0, -1)},"resultType":"complete","_meta":${modernMeta}}` : result},"jsonrpc":"2.0","id":${id}}`,
+    );
   }
+}
+
+/**
+ * A 2026-07-28 `_meta` envelope with nothing to check beyond its shape: the version, the client's name and
+ * version, and no capabilities (or empty ones) — what the official client sends. Any other key or value
+ * (log level, trace context, capabilities to validate) is the SDK's to judge.
+ */
+function plainEnvelope(meta: Record<string, unknown>): boolean {
+  const info = meta[CLIENT_INFO_META_KEY];
+  const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
+  return (
+    meta[PROTOCOL_VERSION_META_KEY] === MODERN &&
+    Object.keys(meta).every(
+      (k) =>
+        k === PROTOCOL_VERSION_META_KEY || k === CLIENT_INFO_META_KEY || k === CLIENT_CAPABILITIES_META_KEY,
+    ) &&
+    isPlainObject(info) &&
+    typeof info.name === 'string' &&
+    typeof info.version === 'string' &&
+    Object.keys(info).every((k) => k === 'name' || k === 'version') &&
+    (capabilities === undefined ||
+      (isPlainObject(capabilities) &&
+        Object.values(capabilities).every((c) => isPlainObject(c) && Object.keys(c).length === 0)))
+  );
 }
 
 const jsonResponse = (text: string) =>

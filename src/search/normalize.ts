@@ -88,8 +88,11 @@ export const STOP_WORDS = new Set(
 export interface QueryTerms {
   /** The normalised query text (trigram matching and snippets). */
   text: string;
-  /** Per word: its surface form and the forms it may stand for (itself and prefix-stripped forms). */
-  words: { surface: string; forms: string[] }[];
+  /**
+   * Per word: its surface form, the forms it may stand for (itself and prefix-stripped forms), and the word
+   * as the user wrote it (shown back: a normalised form with its final letters replaced reads as a typo).
+   */
+  words: { surface: string; forms: string[]; written?: string }[];
 }
 
 /** A query searches at most this many distinct words (the first ones); a longer text is not a query. */
@@ -101,10 +104,46 @@ export function analyzeQuery(query: string): QueryTerms {
   const all = [...new Set(tokens(text))];
   const content = all.filter((t) => !STOP_WORDS.has(t));
   const chosen = (content.length > 0 ? content : all).slice(0, MAX_QUERY_WORDS);
+  const written = writtenForms(query);
   return {
     text,
-    words: chosen.map((surface) => ({ surface, forms: [surface, ...prefixStripped(surface)] })),
+    words: chosen.map((surface) => ({
+      surface,
+      // A stripped form that is a function word (בשל → של, באת → את) would match nearly every chunk.
+      forms: [surface, ...prefixStripped(surface).filter((f) => !STOP_WORDS.has(f))],
+      written: written.get(surface) ?? surface,
+    })),
   };
+}
+
+/** Punctuation around a written word that is not part of it (quote marks inside, as in ע"א, are). */
+const EDGES = /^[^\p{L}\p{N}]+|(?<=[\p{L}\p{N}\p{M}])[^\p{L}\p{N}\p{M}\u05F3\u05F4]+$/gu;
+
+/**
+ * Each normalised token → the word as written in the query (its marks removed, its own letters kept): the
+ * first spelling that normalises to it. A written word that normalises to several tokens (joined by a maqaf
+ * or a hyphen) is split at what separates them.
+ */
+function writtenForms(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const note = (token: string, written: string) => {
+    if (!out.has(token)) out.set(token, written.replace(MARKS, ''));
+  };
+  for (const word of query.normalize('NFC').split(/\s+/)) {
+    const bare = word.replace(EDGES, '');
+    const normalised = tokens(normalizeHebrew(bare));
+    if (normalised.length === 1) note(normalised[0] as string, bare);
+    else if (normalised.length > 1) {
+      const parts = bare
+        .split(/[^\p{L}\p{N}\p{M}'"\u05F3\u05F4/]+/u)
+        .filter((p) => tokens(normalizeHebrew(p)).length > 0);
+      normalised.forEach((token, i) => {
+        const part = parts[i];
+        note(token, part !== undefined && normalizeHebrew(part) === token ? part : token);
+      });
+    }
+  }
+  return out;
 }
 
 /** A tsquery lexeme quoted for `to_tsquery('simple', …)` (normalised tokens hold only letters, digits, / and -). */

@@ -31,10 +31,22 @@ export interface ChunkHit {
   court: string | null;
   committee: string | null;
   parties: string | null;
+  /**
+   * Found through the fuzzy fallback: no passage in scope has the query's words as written, so these have the
+   * corpus words closest in spelling (a misspelling's correction, or a different word). Always ranked after
+   * exact hits: the fallback runs only when there are none.
+   */
+  fuzzy: boolean;
 }
 
 /** Ranking considers at most this many chunks (the best by full-text score); paging stops there. */
 export const MAX_RANKED = 250;
+/**
+ * Stage 1 keeps at most this many chunks by coverage (how many query words they have), counted from the
+ * index alone; only these are scored from their stored tsvectors. Within the same coverage the pool takes
+ * chunks in document order: a very common word (in more chunks than this) is ranked among a sample of them.
+ */
+export const CANDIDATE_POOL = 1000;
 /** The best this many by full-text score are re-ranked with trigram similarity (it costs a pass over the text). */
 const TRIGRAM_RERANK = 60;
 
@@ -56,7 +68,8 @@ interface Row {
 /**
  * Ranked search over one corpus's ready documents, in two stages so the cost stays bounded:
  * 1. candidates: chunks whose stored tsvector (surface + prefix-stripped forms, `simple` configuration)
- *    contains any form of any query word (GIN index), scored cheaply from the stored tsvectors by
+ *    contains any form of any query word, counted per word from the GIN index alone (coverage), the best
+ *    CANDIDATE_POOL by coverage kept, then scored from their stored tsvectors by
  *    - coverage: the share of query words present in some form (weight 1; the main signal),
  *    - ts_rank of all forms (length-normalised) + half the ts_rank of the surface words only, so an
  *      exact word ranks above a prefix-stripped match;
@@ -78,49 +91,13 @@ export async function searchChunks(
   const words = query.words.slice(0, MAX_QUERY_WORDS);
   const q: QueryTerms = { text: query.text, words };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
-  const limit = Math.min(page.limit, MAX_RANKED - page.offset);
-  const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
-  // to_tsquery is only STABLE, so written per row it would be parsed again for every candidate: the queries
-  // are built once (CTE `q`); the WHERE keeps the literal call, which the executor folds for the index scan.
-  const wordQueries = sql.join(
-    words.map((w) => sql`to_tsquery('simple', ${w.forms.map((f) => `'${f}'`).join(' | ')})`),
-    sql`, `,
-  );
-  const coverage = sql.join(
-    words.map((_, i) => sql`(c.tsv @@ q.words[${sql.raw(String(i + 1))}])::int`),
-    sql` + `,
-  );
-  const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
-    filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
-  }`;
-  const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
-    to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
-  const ranked = sql`
-    with q as materialized (
-      select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface,
-        array[${wordQueries}] as words
-    ),
-    candidates as (
-      select c.document_id, c.chunk_index,
-        (${coverage})::float8 / ${words.length}
-          + ts_rank(c.tsv, q.any_form, 1)
-          + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
-      from q, document_chunks c join documents d on d.id = c.document_id
-      where ${scope} and c.tsv @@ ${anyForm}
-      order by base desc, c.document_id, c.chunk_index
-      limit ${MAX_RANKED}
-    ),
-    numbered as (
-      select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
-    )
-    select ${fields},
-      (k.base + case when k.rn <= ${TRIGRAM_RERANK} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
-    from numbered k
-      join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
-      join documents d on d.id = c.document_id
-    order by score desc, c.document_id, c.chunk_index
-    limit ${limit} offset ${page.offset}`;
-  const rows = rowsOf<Row>(await db.execute(ranked));
+  const { ranked, anyForm, scope } = rankedSql(filter, q, page);
+  // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
+  // ~10% of the chunks it would scan them all (seconds at 100k chunks) instead of the GIN index (tens of ms).
+  const rows = await db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    return rowsOf<Row>(await tx.execute(ranked));
+  });
   if (rows.length === 0 && !options.fuzzy) {
     // Nothing in this scope has any query word: try the corpus words closest to each query word (a
     // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
@@ -135,10 +112,7 @@ export async function searchChunks(
             ),
           );
     if (any.length === 0) {
-      const corrected = await closestWords(
-        db,
-        words.map((w) => w.surface),
-      );
+      const corrected = await closestWords(db, words);
       if (corrected.length > 0) {
         return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
       }
@@ -157,24 +131,103 @@ export async function searchChunks(
     court: r.court,
     committee: r.committee,
     parties: r.parties,
+    fuzzy: options.fuzzy === true,
   }));
 }
 
-/** Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold). */
-async function closestWords(db: Db, surfaces: string[]): Promise<QueryTerms['words']> {
-  const out: QueryTerms['words'] = [];
-  for (const surface of surfaces) {
-    if (surface.length < 3) continue;
-    const result = (await db.execute(
-      sql`select term from search_terms where term % ${surface}
-        order by similarity(term, ${surface}) desc, term limit 3`,
-    )) as unknown as { rows: { term: string }[] };
-    if (result.rows.length > 0) out.push({ surface, forms: result.rows.map((r) => r.term) });
-  }
-  return out;
+/** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_QUERY_WORDS. */
+export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: number; offset: number }) {
+  const words = q.words;
+  const limit = Math.min(page.limit, MAX_RANKED - page.offset);
+  const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
+  const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
+    filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
+  }`;
+  const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
+    to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
+  // One GIN lookup per query word: which chunks in scope have it, in any form. Only the index and the
+  // rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost at scale).
+  const perWord = sql.join(
+    words.map(
+      (w) =>
+        sql`select c.document_id, c.chunk_index from document_chunks c where c.tsv @@ to_tsquery('simple', ${w.forms.map((f) => `'${f}'`).join(' | ')})`,
+    ),
+    sql` union all `,
+  );
+  const ranked = sql`
+    with q as materialized (
+      select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface
+    ),
+    pool as (
+      select h.document_id, h.chunk_index, count(*) as coverage
+      from (${perWord}) h join documents d on d.id = h.document_id
+      where ${scope}
+      group by h.document_id, h.chunk_index
+      order by coverage desc, h.document_id, h.chunk_index
+      limit ${CANDIDATE_POOL}
+    ),
+    candidates as (
+      select p.document_id, p.chunk_index,
+        p.coverage::float8 / ${words.length}
+          + ts_rank(c.tsv, q.any_form, 1)
+          + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
+      from q, pool p join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
+      order by base desc, p.document_id, p.chunk_index
+      limit ${MAX_RANKED}
+    ),
+    numbered as (
+      select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
+    )
+    select ${fields},
+      (k.base + case when k.rn <= ${TRIGRAM_RERANK} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
+    from numbered k
+      join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
+      join documents d on d.id = c.document_id
+    order by score desc, c.document_id, c.chunk_index
+    limit ${limit} offset ${page.offset}`;
+  return { ranked, anyForm, scope };
+}
+
+/**
+ * Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold), in
+ * one statement for all the words (a lateral query per word over the vocabulary's trigram index).
+ */
+async function closestWords(db: Db, words: QueryTerms['words']): Promise<QueryTerms['words']> {
+  const wanted = words.filter((w) => w.surface.length >= 3);
+  if (wanted.length === 0) return [];
+  const rows = rowsOf<{ i: number | string; term: string }>(
+    await db.execute(
+      sql`select w.i, t.term
+        from unnest(${`{${wanted.map((w) => `"${w.surface}"`).join(',')}}`}::text[]) with ordinality as w(word, i)
+        cross join lateral (
+          select term from search_terms where term % w.word order by similarity(term, w.word) desc, term limit 3
+        ) t
+        order by w.i`,
+    ),
+  );
+  return wanted.flatMap((w, i) => {
+    const forms = rows.filter((r) => Number(r.i) === i + 1).map((r) => r.term);
+    return forms.length === 0
+      ? []
+      : [{ surface: w.surface, forms, ...(w.written === undefined ? {} : { written: w.written }) }];
+  });
 }
 
 const SNIPPET_WORDS = 36;
+
+/** Punctuation that ends a sentence or a clause, or closes a quote or bracket, after a word. */
+const TRAILING = /[.,;:!?…)\]}»"”’\u05C3-]+$/u;
+/** Punctuation that opens a quote or bracket before a word. */
+const LEADING = /^[([{«"'“‘-]+/u;
+
+/** A matched word marked «like this», the punctuation around it left outside: «המכריע». not «המכריע.» */
+function mark(word: string): string {
+  const lead = LEADING.exec(word)?.[0] ?? '';
+  const rest = word.slice(lead.length);
+  const trail = TRAILING.exec(rest)?.[0] ?? '';
+  const core = rest.slice(0, rest.length - trail.length);
+  return core === '' ? `«${word}»` : `${lead}«${core}»${trail}`;
+}
 
 /**
  * A snippet of the chunk around the densest run of query words, each match wrapped in «…». Matching
@@ -201,7 +254,7 @@ export function highlight(text: string, query: QueryTerms): string {
   const end = Math.min(words.length, best + SNIPPET_WORDS);
   const body = words
     .slice(best, end)
-    .map((w, i) => (hit[best + i] ? `«${w}»` : w))
+    .map((w, i) => (hit[best + i] ? mark(w) : w))
     .join(' ');
   return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
 }

@@ -140,3 +140,24 @@ describe('highlight', () => {
     expect(snippet.endsWith('…')).toBe(true);
   });
 });
+
+describe('what the reader sees', () => {
+  it('echoes the query words as written: final letters, quote marks and spelling kept, marks dropped', () => {
+    const written = (q: string) => analyzeQuery(q).words.map((w) => w.written);
+    expect(written('והשמאים המכריעים')).toEqual(['והשמאים', 'המכריעים']);
+    expect(written('הַקָּלָה בְּקַו בִּנְיָן')).toEqual(['הקלה', 'בקו', 'בנין']);
+    expect(written('ע״א 1108/97, (סטייה) ניכרת.')).toEqual(['ע״א', '1108/97', 'סטייה', 'ניכרת']);
+    expect(written('בית־המשפט')).toEqual(['בית', 'המשפט']);
+    // The searched forms stay normalised.
+    expect(analyzeQuery('והשמאים').words[0]?.surface).toBe('והשמאימ');
+  });
+
+  it('marks a matched word without the punctuation around it', () => {
+    const snippet = highlight('השמאי המכריע. לדעת "המכריע", (קו) בניין: סוף', analyzeQuery('מכריע קו בניין'));
+    expect(snippet).toContain('«המכריע».');
+    expect(snippet).toContain('"«המכריע»",');
+    expect(snippet).toContain('(«קו»)');
+    expect(snippet).toContain('«בניין»:');
+    expect(snippet).not.toMatch(/[.,:)"]»/);
+  });
+});

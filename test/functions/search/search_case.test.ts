@@ -10,6 +10,7 @@ interface Hit {
   chunk: number;
   score: number;
   snippet: string;
+  fuzzy: boolean;
   case_id: string;
 }
 interface Hits {
@@ -52,12 +53,23 @@ describe('search_case', () => {
     expect(top?.snippet).toContain('«השוואה»');
     expect(top?.score).toBeGreaterThan(0);
     expect(data.query_terms).toEqual(['עסקאות', 'השוואה']);
+    expect(data.items.every((h) => !h.fuzzy)).toBe(true);
     // Scores are non-increasing: best first.
     const scores = data.items.map((h) => h.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     // Only this case's documents.
     const mine = new Set(ids.values());
     expect(data.items.every((h) => mine.has(h.document_id))).toBe(true);
+  });
+
+  it('marks hits found only through similar spellings, and echoes the words as written', async () => {
+    const data = expectOk<Hits>(await search({ case_id: caseId, query: 'עיסקאות השואה' }));
+    expect(data.items.length).toBeGreaterThan(0);
+    expect(data.items.every((h) => h.fuzzy)).toBe(true);
+    expect(data.items[0]?.document_id).toBe(ids.get('appraisal'));
+    expect(data.query_terms).toEqual(['עיסקאות', 'השואה']);
+    const finals = expectOk<Hits>(await search({ case_id: caseId, query: 'והשמאים המכריעים' }));
+    expect(finals.query_terms).toEqual(['והשמאים', 'המכריעים']);
   });
 
   it('pages with limit and cursor in a stable order, without repeats', async () => {
