@@ -97,6 +97,10 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         citation_list: { readOnlyHint: true, destructiveHint: false },
         citation_incoming_list: { readOnlyHint: true, destructiveHint: false },
         missing_precedent_list: { readOnlyHint: true, destructiveHint: false },
+        halacha_list: { readOnlyHint: true, destructiveHint: false },
+        halacha_review: { readOnlyHint: false, destructiveHint: false },
+        precedent_list: { readOnlyHint: true, destructiveHint: false },
+        style_corpus_pending_list: { readOnlyHint: true, destructiveHint: false },
       };
       expect([...byName.keys()].sort()).toEqual(Object.keys(expectations).sort());
       for (const [name, hints] of Object.entries(expectations)) {
