@@ -7,6 +7,7 @@ import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { MAX_LIMIT } from '../../src/contract/limits.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { cases } from '../../src/db/schema/cases.ts';
+import { seedDocument, textBytes } from '../harness/documents.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const pagingTools = toolList.filter((t) => t.pages !== undefined);
@@ -16,6 +17,7 @@ const agents = await loadAgentsFromDir('agents');
 describe('every paging tool caps its page at 200 items', () => {
   let s: TestServer;
   let caseId = '';
+  let documentId = '';
   beforeAll(async () => {
     s = await startTestServer();
     // More than the cap, so a list that ignored the limit would show it.
@@ -27,12 +29,20 @@ describe('every paging tool caps its page at 200 items', () => {
     }));
     await s.db.db.insert(cases).values(rows);
     caseId = rows[0]?.id ?? '';
+    documentId = (
+      await seedDocument(s.db.db, { corpus: 'library', caseId: null, bytes: textBytes('פסק דין') })
+    ).id;
   });
   afterAll(async () => s?.close());
 
   /** A value for each required parameter a paging tool may have. */
   const fill = (param: string): unknown => {
-    const known: Record<string, unknown> = { case_id: caseId, query: 'ערר היטל השבחה', corpus: 'library' };
+    const known: Record<string, unknown> = {
+      case_id: caseId,
+      document_id: documentId,
+      query: 'ערר היטל השבחה',
+      corpus: 'library',
+    };
     if (!(param in known)) throw new Error(`add a value for the required parameter "${param}" to this test`);
     return known[param];
   };
@@ -50,6 +60,7 @@ describe('every paging tool caps its page at 200 items', () => {
       search_internal: { query: 'ערר היטל השבחה' },
       reference_list: { case_id: caseId },
       precedent_list: { case_id: caseId },
+      citation_incoming_list: { document_id: documentId },
     };
     const args = { ...Object.fromEntries(required.map((p) => [p, fill(p)])), ...oneOf[name] };
     const agent = [...agents.values()].find((a) => a.tools.includes(name))?.name;
