@@ -34,7 +34,8 @@ export const block_context_get = defineTool({
   title: 'Block context',
   description:
     'What writing a decision block needs, with provenance: case details, the block’s text and version, ' +
-    'the party’s confirmed claims or the arguments, references, appraisers’ facts and conflicts. Paged.',
+    'the party’s confirmed claims or the arguments, the section’s precedents and approved holdings, ' +
+    'references, appraisers’ facts and conflicts, the chair’s feedback, closest style-corpus examples. Paged.',
   input: {
     case_id: caseIdInput,
     block: blockKeyInput,
@@ -57,7 +58,7 @@ export const block_context_get = defineTool({
       citations: z.array(citationOutput).max(MAX_CITATIONS),
     }),
     sections: z.array(z.object({ section: z.string(), items: z.int() })).max(contextSections.length),
-    not_available: z.array(z.string()).max(pendingSections.length),
+    not_available: z.array(z.string()).max(3).describe('Sections this server cannot fill'),
   }),
   mutates: false,
   pages: { key: z.tuple([z.int().min(0)]) },
@@ -65,7 +66,14 @@ export const block_context_get = defineTool({
     const row = await loadLiveCase(ctx.db, input.case_id);
     const kind = kindOfKey(input.block);
     const current = await currentBlock(ctx.db, input.case_id, input.block);
-    const items = await blockContext(ctx.db, input.case_id, kind, current?.argumentIds ?? []);
+    const items = await blockContext(ctx.db, input.case_id, {
+      key: input.block,
+      kind,
+      title: current?.title ?? null,
+      text: current?.text ?? null,
+      argumentIds: current?.argumentIds ?? [],
+      citations: current?.citations ?? [],
+    });
     const from = page.after?.[0] ?? 0;
     const slice = items.slice(from, from + page.limit);
     const next = from + slice.length < items.length ? ([from + slice.length] as [number]) : null;

@@ -13,8 +13,8 @@ export const draft_validate = defineTool({
   name: 'draft_validate',
   title: 'Validate the draft',
   description:
-    'Rule checks over the draft (blocks, claims, outcome, header, figures, citations, quotes) or a ' +
-    'case document (target); stored.',
+    'Rule checks over the draft (blocks, claims, outcome, header, figures, citations with their approved ' +
+    'holdings and negative treatment, quotes incl. pinned precedents’) or a case document (target); stored.',
   input: {
     case_id: caseIdInput,
     target: z.uuid().optional().describe('A case document to check instead'),

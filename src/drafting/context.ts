@@ -19,6 +19,7 @@ import { chairFeedback } from '../db/schema/review.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
 import type { BlockKind } from './blocks.ts';
+import { precedentItems, styleItems } from './context_library.ts';
 
 export const contextSections = [
   'claim',
@@ -27,11 +28,14 @@ export const contextSections = [
   'appraisal_fact',
   'appraisal_conflict',
   'feedback',
+  'precedent',
+  'approved_holding',
+  'style_example',
 ] as const;
 export type ContextSection = (typeof contextSections)[number];
 
-/** Sections the context will carry once their families exist on this server. */
-export const pendingSections = ['precedent', 'approved_holding', 'style_example'] as const;
+/** Sections the context would carry were their families missing from this server (none now). */
+export const pendingSections: readonly string[] = [];
 
 /** An item's text is cut to this many characters (its source has the rest). */
 export const MAX_ITEM_TEXT = 2000;
@@ -58,14 +62,24 @@ const cut = (t: string) => {
 
 /** Which sections each kind of block gets. */
 const SECTIONS: Record<BlockKind, readonly ContextSection[]> = {
-  header: ['feedback'],
-  background: ['reference', 'appraisal_fact', 'feedback'],
-  appellant_claims: ['claim', 'feedback'],
-  respondent_claims: ['claim', 'feedback'],
-  discussion: ['argument', 'claim', 'reference', 'appraisal_fact', 'appraisal_conflict', 'feedback'],
-  outcome: ['argument', 'feedback'],
-  costs: ['feedback'],
-  signature: ['feedback'],
+  header: ['feedback', 'style_example'],
+  background: ['reference', 'appraisal_fact', 'feedback', 'style_example'],
+  appellant_claims: ['claim', 'feedback', 'style_example'],
+  respondent_claims: ['claim', 'feedback', 'style_example'],
+  discussion: [
+    'argument',
+    'claim',
+    'precedent',
+    'approved_holding',
+    'reference',
+    'appraisal_fact',
+    'appraisal_conflict',
+    'feedback',
+    'style_example',
+  ],
+  outcome: ['argument', 'feedback', 'style_example'],
+  costs: ['feedback', 'style_example'],
+  signature: ['feedback', 'style_example'],
 };
 
 export const sectionsOf = (kind: BlockKind): readonly ContextSection[] => SECTIONS[kind];
@@ -118,9 +132,16 @@ async function latestArguments(db: Db, caseId: string, only: readonly string[]) 
 export async function blockContext(
   db: Db,
   caseId: string,
-  kind: BlockKind,
-  argumentIds: readonly string[],
+  block: {
+    key: string;
+    kind: BlockKind;
+    title: string | null;
+    text: string | null;
+    argumentIds: readonly string[];
+    citations: readonly { text: string }[];
+  },
 ): Promise<ContextItem[]> {
+  const { kind, argumentIds } = block;
   const want = new Set(SECTIONS[kind]);
   const items: ContextItem[] = [];
   if (want.has('argument')) {
@@ -155,6 +176,7 @@ export async function blockContext(
       .limit(MAX_CLAIMS);
     items.push(...rows.map(claimItem));
   }
+  if (want.has('precedent')) items.push(...(await precedentItems(db, caseId, block, cut)));
   if (want.has('reference')) {
     const rows = await db
       .select()
@@ -245,6 +267,12 @@ export async function blockContext(
         claim_ids: [],
         source: null,
       });
+  }
+  if (want.has('style_example')) {
+    // Without a text yet, the block's title and the arguments' titles say what it is about.
+    const about = items.filter((i) => i.section === 'argument').map((i) => `${i.title} ${i.text}`);
+    const query = block.text ?? [block.title ?? '', ...about].join(' ');
+    items.push(...(await styleItems(db, caseId, kind, query, cut)));
   }
   return items;
 }

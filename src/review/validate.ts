@@ -20,6 +20,7 @@ import {
   noProvenance,
   type QuoteCheck,
 } from './findings.ts';
+import { annotateCitations, attachedQuoteChecks, negativeTreatmentFindings } from './library_checks.ts';
 import { findQuotes, matchQuote } from './quotes.ts';
 import { draftRules } from './rules.ts';
 import { loadAuthorities, loadSourceTexts, resolveCitation, type Source, sourcesOf } from './sources.ts';
@@ -185,8 +186,7 @@ async function authorities(
       verdict: r.verdict,
       source: sourceView(r.source),
       detail: r.detail,
-      // Approved holdings come with the precedent library; until it records them there are none to show.
-      holdings: [],
+      holdings: [], // annotateCitations adds the source's approved holdings
     });
   }
   for (const q of checkedQuotes) {
@@ -302,7 +302,9 @@ export async function validateDraft(
     result,
     own,
   );
-  result.findings.push(...authorityFindings(result, null));
+  await annotateCitations(db, result);
+  await attachedQuoteChecks(db, caseRow.id, result);
+  result.findings.push(...authorityFindings(result, null), ...(await negativeTreatmentFindings(db, result)));
   return { ...result, blocks };
 }
 
@@ -316,6 +318,10 @@ export async function validateDocument(
   const result: ValidationResult = { findings: [], citations: [], quotes: [], notChecked: [] };
   const texts = pages.map((text, i) => ({ block: null, page: i + 1, text, declared: [] }));
   await authorities(db, texts, result, citationKey(caseNumber));
-  result.findings.push(...authorityFindings(result, documentId));
+  await annotateCitations(db, result);
+  result.findings.push(
+    ...authorityFindings(result, documentId),
+    ...(await negativeTreatmentFindings(db, result)),
+  );
   return result;
 }

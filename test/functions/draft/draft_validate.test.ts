@@ -1,4 +1,5 @@
-// draft_validate: a clean draft is valid (its citation resolved, its quote verbatim); each rule's finding
+// draft_validate (the precedent library's part: draft_validate.library.test.ts): a clean draft is valid (its
+// citation resolved, its quote verbatim); each rule's finding
 // with its block and provenance; citations not_found / wrong_name / wrong_pinpoint; quotes altered (with the
 // difference) and not_found; a case document as the target; the result stored, the same result one row;
 // unknown, foreign and unready documents; deleted case; 20 identical calls at once; no grant.
