@@ -28,7 +28,7 @@ const WORDS =
     ' ',
   );
 const word = (i: number, j: number) => WORDS[(i * 7 + j * 13 + ((i * j) % 5)) % WORDS.length] as string;
-const holding = (i: number) => Array.from({ length: 14 }, (_, j) => word(i, j)).join(' ') + ` ${i}`;
+const holding = (i: number) => `${Array.from({ length: 14 }, (_, j) => word(i, j)).join(' ')} ${i}`;
 const number = (i: number) => `עע״מ ${1000 + i}/1${i % 10}`;
 const parties = (i: number) =>
   `${['כהן', 'לוי', 'מזרחי', 'פרץ', 'ביטון', 'אברהם'][i % 6]} ${i} נ׳ הוועדה המקומית`;

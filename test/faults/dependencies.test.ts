@@ -9,7 +9,7 @@
  * PGlite, which has no connection to lose, is covered by test/e2e/services.test.ts (a closed database).
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jobHandlers, tools } from '../../entry/registries.ts';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
