@@ -1,10 +1,12 @@
 // A decision end to end through /mcp with the official client, as the agents work: a case with its appeal and
 // the library's ruling → claims and arguments → a precedent pinned → a direction proposed and approved (the
 // owner's ack) → blocks written → validation with findings → the fix → validation clean → export → the
-// exported DOCX ingested as the final version → final text served, case decided, found by search_internal →
+// chair's edit of the exported DOCX (tracked changes, an added paragraph, a direct edit, a comment) ingested
+// as the final version → edit ratios and revisions per block → final text served, case decided, found by search_internal →
 // the mission closed as completed by the criteria the server checks itself.
 import { expect, it } from 'vitest';
 import { cleanBlocks, HOLDING, seedScenario, setOutcome, writeBlocks } from '../functions/draft/_validate.ts';
+import { CHAIR, chairEdit, WHEN } from '../functions/final/_chair.ts';
 import {
   closeMission,
   contract,
@@ -127,18 +129,53 @@ forEachStack('a decision end to end', [{ db: 'postgres', kv: 'postgres' }], (env
     );
     expect(exported.content_base64).not.toBeNull();
 
-    // The chair signs it as exported: the DOCX is the final version.
-    const final = expectOk<{ format: string; export_id: string | null; document_id: string | null }>(
+    // The chair edits the export as Word records it: a span replaced with tracked changes in one block, a
+    // tracked paragraph added inside the header, a direct edit in a third, a comment on a fourth — then signs it.
+    const edited = await chairEdit(new Uint8Array(Buffer.from(exported.content_base64 ?? '', 'base64')), {
+      tracked: { find: '1,250,000', replace: '1,300,000' },
+      added: { after: 'ועדת הערר לתכנון ובנייה מחוז תל אביב', text: 'יו״ר הוועדה: עו״ד דנה לוי' },
+      direct: { find: 'סוף דבר: הערר נדחה.', replace: 'סוף דבר: הערר נדחה במלואו.' },
+      comment: { on: 'העוררים טוענים כי השומה שגויה.', text: 'לפרט את טענות העוררים.' },
+    });
+    const final = expectOk<{
+      format: string;
+      export_id: string | null;
+      document_id: string | null;
+      blocks: { key: string; found: boolean; edit_ratio: number | null }[];
+      changes: { block: string; type: string; author: string | null; date: string | null; text: string }[];
+      comments: { block: string; author: string | null; text: string }[];
+    }>(
       await s.call('ceo', 'final_version_ingest', {
         case_id: sc.caseId,
-        content_base64: exported.content_base64,
+        content_base64: Buffer.from(edited).toString('base64'),
         ...gate,
       }),
     );
     expect(final).toMatchObject({ format: 'docx', export_id: exported.export_id });
+    expect(final.blocks.every((b) => b.found)).toBe(true);
+    const ratio = Object.fromEntries(final.blocks.map((b) => [b.key, b.edit_ratio]));
+    const editedKeys = ['header', 'background', 'outcome'];
+    for (const key of editedKeys) expect(ratio[key], key).toBeGreaterThan(0);
+    for (const b of final.blocks.filter((x) => !editedKeys.includes(x.key)))
+      expect(b.edit_ratio, b.key).toBe(0);
+    expect(final.changes).toEqual([
+      { block: 'header', type: 'insertion', author: CHAIR, date: WHEN, text: 'יו״ר הוועדה: עו״ד דנה לוי' },
+      { block: 'background', type: 'deletion', author: CHAIR, date: WHEN, text: '1,250,000' },
+      { block: 'background', type: 'insertion', author: CHAIR, date: WHEN, text: '1,300,000' },
+    ]);
+    expect(final.comments).toMatchObject([
+      { block: 'appellant_claims', author: CHAIR, text: 'לפרט את טענות העוררים.' },
+    ]);
+    // The final text served is the accepted-revisions text: every tracked change and the direct edit taken.
     const served = expectOk<{ final_text: string | null }>(
       await s.call('writer', 'case_final_text_get', { case_id: sc.caseId }),
     );
+    expect(served.final_text).toContain(
+      'ועדת הערר לתכנון ובנייה מחוז תל אביב\n\nיו״ר הוועדה: עו״ד דנה לוי\n\n',
+    );
+    expect(served.final_text).toContain('1. השמאי המכריע קבע כי שווי ההשבחה הוא 1,300,000 ש״ח.');
+    expect(served.final_text).not.toContain('1,250,000');
+    expect(served.final_text).toContain('5. סוף דבר: הערר נדחה במלואו.');
     expect(served.final_text).toContain('לא מצאנו פגם כזה');
     const caseRow = expectOk<{ case: { status: string } }>(
       await s.call('writer', 'case_get', { case_id: sc.caseId }),
