@@ -2,8 +2,8 @@
 // the library's ruling → claims and arguments → a precedent pinned → a direction proposed and approved (the
 // owner's ack) → blocks written → validation with findings → the fix → validation clean → export → the
 // chair's edit of the exported DOCX (tracked changes, an added paragraph, a direct edit, a comment) ingested
-// as the final version → edit ratios and revisions per block → final text served, case decided, found by search_internal →
-// the mission closed as completed by the criteria the server checks itself.
+// as the final version → edit ratios and revisions per block → the accepted-revisions text served, case
+// decided, found by search_internal → the mission closed as completed by the criteria the server checks itself.
 import { expect, it } from 'vitest';
 import { cleanBlocks, HOLDING, seedScenario, setOutcome, writeBlocks } from '../functions/draft/_validate.ts';
 import { CHAIR, chairEdit, WHEN } from '../functions/final/_chair.ts';
