@@ -42,6 +42,7 @@ describe('every paging tool caps its page at 200 items', () => {
       document_id: documentId,
       query: 'ערר היטל השבחה',
       corpus: 'library',
+      block: 'background',
     };
     if (!(param in known)) throw new Error(`add a value for the required parameter "${param}" to this test`);
     return known[param];
@@ -61,6 +62,7 @@ describe('every paging tool caps its page at 200 items', () => {
       reference_list: { case_id: caseId },
       precedent_list: { case_id: caseId },
       citation_incoming_list: { document_id: documentId },
+      draft_bookmark_list: { case_id: caseId },
     };
     const args = { ...Object.fromEntries(required.map((p) => [p, fill(p)])), ...oneOf[name] };
     const agent = [...agents.values()].find((a) => a.tools.includes(name))?.name;
