@@ -44,25 +44,6 @@ export const precedentOutput = z.object({
 
 type PrecedentRow = typeof casePrecedents.$inferSelect;
 
-/** The library or internal document of each proceeding key, when one has that number (the first stored). */
-export async function citedDocuments(db: Db, keys: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (keys.length === 0) return out;
-  const rows = await db
-    .select({ key: decisionMetadata.numberKey, id: documents.id })
-    .from(decisionMetadata)
-    .innerJoin(documents, eq(documents.id, decisionMetadata.documentId))
-    .where(
-      and(
-        inArray(decisionMetadata.numberKey, [...new Set(keys)]),
-        inArray(documents.corpus, ['library', 'internal']),
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  for (const r of rows) if (r.key !== null && !out.has(r.key)) out.set(r.key, r.id);
-  return out;
-}
-
 export const precedentView = (
   p: PrecedentRow,
   caseNumber: string,

@@ -8,14 +8,8 @@ import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { loadDocument } from '../../src/domain/documents.ts';
-import {
-  citationKey,
-  citedDocuments,
-  precedentOutput,
-  precedentView,
-  quoteKey,
-  sectionKey,
-} from './_shared.ts';
+import { resolveKeys } from '../../src/precedents/extractors.ts';
+import { citationKey, precedentOutput, precedentView, quoteKey, sectionKey } from './_shared.ts';
 
 export const precedent_attach = defineTool({
   name: 'precedent_attach',
@@ -112,7 +106,7 @@ export const precedent_attach = defineTool({
       })
       .onConflictDoNothing()
       .returning();
-    const cited = await citedDocuments(ctx.db, [key.citationKey]);
+    const cited = await resolveKeys(ctx.db, [key.citationKey]);
     const created = inserted[0];
     if (created !== undefined) {
       return ok(

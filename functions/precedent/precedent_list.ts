@@ -7,7 +7,8 @@ import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
-import { citationKey, citedDocuments, precedentOutput, precedentView, sectionKey } from './_shared.ts';
+import { resolveKeys } from '../../src/precedents/extractors.ts';
+import { citationKey, precedentOutput, precedentView, sectionKey } from './_shared.ts';
 
 export const precedent_list = defineTool({
   name: 'precedent_list',
@@ -55,7 +56,7 @@ export const precedent_list = defineTool({
       .where(and(...where))
       .orderBy(asc(casePrecedents.seq))
       .limit(page.limit + 1);
-    const cited = await citedDocuments(
+    const cited = await resolveKeys(
       ctx.db,
       rows.filter((r) => r.p.documentId === null).map((r) => r.p.citationKey),
     );

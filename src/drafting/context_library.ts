@@ -10,6 +10,7 @@ import type { Db } from '../db/types.ts';
 import { provenanceOf } from '../extractors/provenance.ts';
 import { approvedHoldings } from '../halacha/approved.ts';
 import { findProceedings } from '../legal/proceedings.ts';
+import { resolveKeys } from '../precedents/extractors.ts';
 import { normalizeHebrew, STOP_WORDS, tokens } from '../search/normalize.ts';
 import type { BlockKind } from './blocks.ts';
 
@@ -49,25 +50,6 @@ const LIBRARY_OUTCOME: Record<string, string> = {
 
 const sectionKey = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** The library or internal document of each proceeding key (the first stored with that number). */
-export async function documentsByNumber(db: Db, keys: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (keys.length === 0) return out;
-  const rows = await db
-    .select({ key: decisionMetadata.numberKey, id: documents.id })
-    .from(decisionMetadata)
-    .innerJoin(documents, eq(documents.id, decisionMetadata.documentId))
-    .where(
-      and(
-        inArray(decisionMetadata.numberKey, [...new Set(keys)]),
-        inArray(documents.corpus, ['library', 'internal']),
-      ),
-    )
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  for (const r of rows) if (r.key !== null && !out.has(r.key)) out.set(r.key, r.id);
-  return out;
-}
-
 /**
  * Precedents pinned to this block's section: the section named as the block's key, its title, or its kind
  * ("discussion" pins to every discussion block).
@@ -92,7 +74,7 @@ export async function precedentItems(
     .orderBy(asc(casePrecedents.seq))
     .limit(MAX_PRECEDENTS);
   const citedKeys = block.citations.flatMap((c) => findProceedings(c.text).map((p) => p.key));
-  const byNumber = await documentsByNumber(db, [...pinned.map((p) => p.citationKey), ...citedKeys]);
+  const byNumber = await resolveKeys(db, [...pinned.map((p) => p.citationKey), ...citedKeys]);
   const items: LibraryItem[] = pinned.map((p) => ({
     section: 'precedent',
     id: p.id,
