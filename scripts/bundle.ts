@@ -14,8 +14,11 @@ export const WORKERS = {
   extraction: { config: 'wrangler.extraction.toml', name: 'chambers-extraction', label: 'extraction Worker' },
 } as const;
 
-/** The MCP Worker's upload must stay at most this big gzipped (the heavy libraries live in the other one). */
-export const MCP_WORKER_MAX_GZIP = 400 * 1024;
+/**
+ * The MCP Worker's upload must stay at most this big gzipped (the heavy libraries live in the other one). It
+ * was 400 KiB for 37 tools; 84 tools of our own code take 401 KiB, so the bar allows growth, not libraries.
+ */
+export const MCP_WORKER_MAX_GZIP = 448 * 1024;
 
 /** Packages only the extraction Worker may hold. */
 export const HEAVY_PACKAGES = ['unpdf', 'mammoth', 'docx', 'pdfjs-dist', 'jszip'] as const;
