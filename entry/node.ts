@@ -5,6 +5,7 @@ import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
 import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
 import { randomToken } from '../src/contract/hash.ts';
+import { IN_FLIGHT_PREFIX } from '../src/contract/idempotency.ts';
 import { pgliteOf } from '../src/db/backup.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
@@ -14,7 +15,7 @@ import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
-import { purgeExpiredKv } from '../src/kv/postgres.ts';
+import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
 import { jobHandlers, tools } from './registries.ts';
 
@@ -85,6 +86,11 @@ const { app, registry, log, ownerGate } = createChambers({
 if (embedded) {
   const orphaned = await endOrphanedLeases(stores.handle.db, new Date());
   if (orphaned > 0) log.warn('jobs of a process that stopped abruptly run again', { count: orphaned });
+  // Likewise a call that was in flight then: its retry runs now instead of answering in_progress for 30 s.
+  if (stores.kv.kind === 'postgres') {
+    const calls = await deleteKvValuesStartingWith(stores.handle.db, IN_FLIGHT_PREFIX);
+    if (calls > 0) log.warn('calls of a process that stopped abruptly can be retried', { count: calls });
+  }
 }
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 

@@ -1,11 +1,5 @@
-// What the precedent tools share: the natural key's parts (the citation's proceeding key, the quote and the
-// section normalised), and a precedent as they return it.
-import { and, asc, eq, inArray } from 'drizzle-orm';
 import * as z from 'zod';
-import { documents } from '../../src/db/schema/documents.ts';
 import type { casePrecedents } from '../../src/db/schema/holdings.ts';
-import { decisionMetadata } from '../../src/db/schema/precedents.ts';
-import type { Db } from '../../src/db/types.ts';
 import { findProceedings } from '../../src/legal/proceedings.ts';
 import { normalizeHebrew } from '../../src/search/normalize.ts';
 

@@ -7,6 +7,8 @@ import { randomToken, sha256Hex, stableStringify } from './hash.ts';
 export const RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A crashed call must not block its key for a day: the in-flight lock lapses quickly. */
 export const LOCK_TTL_MS = 30 * 1000;
+/** How every in-flight lock's stored value begins (the record's first field is `s`). */
+export const IN_FLIGHT_PREFIX = '{"s":"run"';
 /** Keys longer than this (built from a text or a file) appear in errors as their SHA-256, as in the audit row. */
 
 type Record_ = { s: 'run'; t: string; f: string } | { s: 'done'; f: string; e: OkEnvelope };
@@ -52,6 +54,7 @@ export async function acquireIdempotency(
   const kvKey = idempotencyKvKey(scope);
   const fingerprint = sha256Hex(stableStringify(scope.args));
   const lock = JSON.stringify({ s: 'run', t: randomToken(16), f: fingerprint } satisfies Record_);
+  // IN_FLIGHT_PREFIX relies on `s` being serialised first.
   let claim: Awaited<ReturnType<KvStore['claim']>>;
   try {
     claim = await kv.claim(kvKey, lock, options.lockTtlMs ?? LOCK_TTL_MS);

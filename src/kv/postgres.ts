@@ -97,3 +97,14 @@ export async function purgeExpiredKv(db: Db): Promise<number> {
     select count(*)::int as n from purged`);
   return Number(rowsOf(result)[0]?.n ?? 0);
 }
+
+/**
+ * Deletes every live record whose value starts with `valuePrefix`, and says how many. For the embedded
+ * database at start-up (one process holds it): the in-flight locks of a killed process are nobody's.
+ */
+export async function deleteKvValuesStartingWith(db: Db, valuePrefix: string): Promise<number> {
+  const result = await db.execute(
+    sql`delete from ${kvEntries} where starts_with(${kvEntries.value}, ${valuePrefix}) returning ${kvEntries.key}`,
+  );
+  return rowsOf(result).length;
+}
