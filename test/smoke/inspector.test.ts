@@ -102,54 +102,70 @@ describe('MCP Inspector CLI against `npm start`', () => {
     ]);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'chambers-smoke-data-'));
     // The Inspector keeps a catalog and OAuth storage under $HOME; a temporary one leaves nothing behind.
     home = await mkdtemp(join(tmpdir(), 'chambers-smoke-home-'));
-    const port = await freePort();
-    env = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      npm_config_update_notifier: 'false',
-    };
-    delete env.DATABASE_URL;
-    delete env.UPSTASH_REDIS_REST_URL;
-    delete env.UPSTASH_REDIS_REST_TOKEN;
-    // Its own process group (detached), so afterAll can stop npm, its shell and the server together.
-    const child = spawn('npm', ['start'], {
-      cwd: root,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server = child;
-    serverExit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-    });
-    await new Promise<void>((resolve, reject) => {
-      // A fresh PGlite directory takes ~2 s to create unloaded, 10+ s on a busy 2-core machine.
-      const timer = setTimeout(
-        () => reject(new Error(`npm start did not listen within 45 s:\n${output}`)),
-        45_000,
-      );
-      const poll = setInterval(() => {
-        if (/Chambers listening on/.test(output) && /^\s*writer\s+chm_\S+$/m.test(output)) done(resolve);
-      }, 50);
-      const done = (then: () => void) => {
-        clearTimeout(timer);
-        clearInterval(poll);
-        then();
-      };
-      void serverExit.then(({ code, signal }) =>
-        done(() => reject(new Error(`npm start exited (${code ?? signal}) before listening:\n${output}`))),
-      );
-    });
+    // The port is free when probed, but another suite's server may take it before npm start binds it:
+    // then start again on another port (a few times at most).
+    for (let attempt = 1; ; attempt++) {
+      output = '';
+      // A fresh directory each time: the first start prints the agents' tokens (the test reads them).
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      dataDir = await mkdtemp(join(tmpdir(), 'chambers-smoke-data-'));
+      try {
+        const port = await freePort();
+        env = {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          npm_config_update_notifier: 'false',
+        };
+        delete env.DATABASE_URL;
+        delete env.UPSTASH_REDIS_REST_URL;
+        delete env.UPSTASH_REDIS_REST_TOKEN;
+        // Its own process group (detached), so afterAll can stop npm, its shell and the server together.
+        const child = spawn('npm', ['start'], {
+          cwd: root,
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        server = child;
+        serverExit = new Promise((resolve) =>
+          child.once('exit', (code, signal) => resolve({ code, signal })),
+        );
+        child.stdout?.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+        });
+        child.stderr?.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8');
+        });
+        await new Promise<void>((resolve, reject) => {
+          // A fresh PGlite directory takes ~2 s to create unloaded, 10+ s on a busy 2-core machine.
+          const timer = setTimeout(
+            () => reject(new Error(`npm start did not listen within 45 s:\n${output}`)),
+            45_000,
+          );
+          const poll = setInterval(() => {
+            if (/Chambers listening on/.test(output) && /^\s*writer\s+chm_\S+$/m.test(output)) done(resolve);
+          }, 50);
+          const done = (then: () => void) => {
+            clearTimeout(timer);
+            clearInterval(poll);
+            then();
+          };
+          void serverExit.then(({ code, signal }) =>
+            done(() =>
+              reject(new Error(`npm start exited (${code ?? signal}) before listening:\n${output}`)),
+            ),
+          );
+        });
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !/EADDRINUSE/.test(output)) throw e;
+      }
+    }
     mcpUrl = /Chambers listening on (\S+)/.exec(output)?.[1] ?? '';
     for (const m of output.matchAll(/^\s{2}(\w+)\s+(chm_\S+)$/gm))
       firstStartTokens.set(m[1] as string, m[2] as string);
