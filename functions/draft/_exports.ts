@@ -5,7 +5,7 @@ import { ToolError } from '../../src/contract/errors.ts';
 import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
-import { bookmarkName, sdtTag } from '../../src/drafting/docx_writer.ts';
+import { bookmarkName, sdtTag } from '../../src/drafting/anchors.ts';
 
 export const MAX_EXPORT_BLOCKS = 500;
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/db/schema/drafting.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { checkContent, contentBytes, contentFields, storeUpload } from '../../src/domain/uploads.ts';
+import { EXPORT_PROPERTY } from '../../src/drafting/anchors.ts';
 import { paragraphsOf } from '../../src/drafting/blocks.ts';
 import { type ReadDocx, readDocx } from '../../src/drafting/docx_reader.ts';
 import { acceptedText, editRatio, mapBlocks } from '../../src/drafting/final.ts';
@@ -41,7 +42,7 @@ const commentOutput = z.object({
 
 /** The export a DOCX came from: named in its properties, else the case's latest when the file has anchors. */
 async function exportOf(ctx: ToolContext, c: CaseRow, doc: ReadDocx): Promise<DraftExportRow | undefined> {
-  const named = doc.properties.get('chambers_export');
+  const named = doc.properties.get(EXPORT_PROPERTY);
   if (named !== undefined) {
     const [caseId, blocksHash] = named.split('|');
     if (caseId !== c.id) throw invalidArg('content_base64', 'this file is the export of another case');

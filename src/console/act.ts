@@ -64,6 +64,7 @@ export function ownerActor(o: ActOptions) {
           log: who.log,
           kick: () => o.kick?.(c),
           workerId: `console-${who.requestId}`,
+          now: o.now,
         }),
       };
       return callTool({ tool: registered, args, ctx, grants, checkOutputs: o.checkOutputs });

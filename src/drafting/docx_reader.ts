@@ -4,6 +4,7 @@
 // content control's tag (kind|key|version, where the editor kept it) or by the block's bookmark (kept by
 // every editor we know). A plain tokenizer over the XML: no heavy library.
 import type { FinalComment, TrackedChange } from '../db/schema/drafting.ts';
+import { BLOCK_BOOKMARK, FRAME_BOOKMARK } from './anchors.ts';
 import { readZipTexts } from './zip.ts';
 
 export interface BlockAnchor {
@@ -18,12 +19,16 @@ export interface ReadParagraph {
   rejected: string;
   numbered: boolean;
   anchor: BlockAnchor | null;
+  /** Written by the export outside the blocks (a heading, a placeholder, the appendix): in a frame bookmark. */
+  frame: boolean;
   changes: TrackedChange[];
 }
 
 export interface ReadComment extends FinalComment {
   id: string;
   anchor: BlockAnchor | null;
+  /** The index in `paragraphs` of the paragraph where the comment starts. */
+  paragraph: number;
 }
 
 export interface ReadDocx {
@@ -74,8 +79,6 @@ function* tokens(xml: string): Generator<Tok> {
   }
 }
 
-const BOOKMARK = /^chambers_block_(\d+)$/;
-
 export function parseTag(tag: string | null): BlockAnchor['tag'] {
   const m = tag === null ? null : /^([a-z_]+)\|([^|]+)\|(\d+)$/.exec(tag);
   return m === null ? null : { kind: m[1] ?? '', key: m[2] ?? '', version: Number(m[3]) };
@@ -84,10 +87,11 @@ export function parseTag(tag: string | null): BlockAnchor['tag'] {
 /** The paragraphs of word/document.xml's body, with revisions and anchors, and where comments start. */
 function readDocument(xml: string) {
   const paragraphs: ReadParagraph[] = [];
-  const commentAnchors = new Map<string, { anchor: BlockAnchor | null; text: string }>();
+  const commentAnchors = new Map<string, { anchor: BlockAnchor | null; paragraph: number; text: string }>();
   const openComments = new Set<string>();
   const sdts: { tag: string | null; inPr: boolean }[] = [];
   const bookmarks = new Map<string, number>();
+  const frameBookmarks = new Set<string>();
   const revisions: { type: 'insertion' | 'deletion'; author: string | null; date: string | null }[] = [];
   let para: (ReadParagraph & { bookmark: number | null; tag: BlockAnchor['tag'] }) | null = null;
   let depth = 0;
@@ -146,6 +150,7 @@ function readDocument(xml: string) {
               rejected: '',
               numbered: false,
               anchor: null,
+              frame: frameBookmarks.size > 0,
               changes: [],
               bookmark: firstBookmark(),
               tag: sdtAnchor(),
@@ -218,7 +223,12 @@ function readDocument(xml: string) {
         break;
       }
       case 'w:bookmarkStart': {
-        const m = BOOKMARK.exec(t.attrs['w:name'] ?? '');
+        if (FRAME_BOOKMARK.test(t.attrs['w:name'] ?? '')) {
+          frameBookmarks.add(t.attrs['w:id'] ?? '');
+          if (para !== null) para.frame = true;
+          break;
+        }
+        const m = BLOCK_BOOKMARK.exec(t.attrs['w:name'] ?? '');
         if (m !== null) {
           const i = Number(m[1]);
           bookmarks.set(t.attrs['w:id'] ?? '', i);
@@ -228,6 +238,7 @@ function readDocument(xml: string) {
       }
       case 'w:bookmarkEnd':
         bookmarks.delete(t.attrs['w:id'] ?? '');
+        frameBookmarks.delete(t.attrs['w:id'] ?? '');
         break;
       case 'w:commentRangeStart': {
         const id = t.attrs['w:id'] ?? '';
@@ -235,6 +246,8 @@ function readDocument(xml: string) {
         const bookmark = para?.bookmark ?? firstBookmark();
         commentAnchors.set(id, {
           anchor: tag === null && bookmark === null ? null : { tag, bookmark },
+          // The paragraph being read, or the next one when the range starts between paragraphs.
+          paragraph: paragraphs.length,
           text: '',
         });
         openComments.add(id);
@@ -297,7 +310,12 @@ export async function readDocx(bytes: Uint8Array): Promise<ReadDocx> {
   const { paragraphs, commentAnchors } = readDocument(doc);
   const comments = readComments(parts.get('word/comments.xml')).map((c) => {
     const at = commentAnchors.get(c.id);
-    return { ...c, anchor: at?.anchor ?? null, anchored_text: at?.text.trim() ?? '' };
+    return {
+      ...c,
+      anchor: at?.anchor ?? null,
+      paragraph: at?.paragraph ?? -1,
+      anchored_text: at?.text.trim() ?? '',
+    };
   });
   return { paragraphs, comments, properties: readProperties(parts.get('docProps/custom.xml')) };
 }

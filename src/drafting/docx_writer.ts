@@ -19,6 +19,14 @@ import {
   type ParagraphChild,
   TextRun,
 } from 'docx';
+import {
+  BLOCK_PROPERTY_PREFIX,
+  bookmarkName,
+  EXPORT_PROPERTY,
+  FRAMES_PROPERTY,
+  frameBookmarkName,
+  sdtTag,
+} from './anchors.ts';
 import type { AssembledDraft, DraftPart } from './assemble.ts';
 import { citedAuthorities } from './assemble.ts';
 import { textHash } from './blocks.ts';
@@ -31,16 +39,11 @@ const HEADING_SIZE = 26;
 const TITLE_SIZE = 28;
 const NUMBERING = 'decision-paragraphs';
 export const APPENDIX_HEADING = 'רשימת האסמכתאות';
-/** Names of the custom document properties the export writes. */
-export const EXPORT_PROPERTY = 'chambers_export';
-export const BLOCK_PROPERTY_PREFIX = 'chambers_block_';
 /** A content control's alias for the kinds without a heading. */
 const ALIASES: Record<string, string> = { header: 'כותרת ההחלטה', signature: 'חתימה' };
 
-export const bookmarkName = (i: number) => `chambers_block_${i}`;
-
-/** A block's content control tag: kind|key|version. */
-export const sdtTag = (kind: string, key: string, version: number) => `${kind}|${key}|${version}`;
+/** Bookmark ids of frames start here, clear of the blocks' (index + 1). */
+const FRAME_BOOKMARK_ID = 100_000;
 
 export interface ExportMeta {
   caseId: string;
@@ -114,13 +117,28 @@ function contentControl(tag: string, alias: string, id: number, child: TextRun):
   return new BuilderElement({ name: 'w:sdt', children: [pr, content] }) as unknown as ParagraphChild;
 }
 
-const heading = (text: string, level: 1 | 2) =>
-  para(text, {
-    bold: true,
-    size: HEADING_SIZE,
-    align: level === 1 ? AlignmentType.CENTER : AlignmentType.BOTH,
-    heading: level === 1 ? HeadingLevel.HEADING_1 : HeadingLevel.HEADING_2,
-  });
+type ParaOptions = Parameters<typeof para>[1];
+
+/** Paragraphs outside the blocks, each inside its own frame bookmark. */
+function frames() {
+  let n = 0;
+  const frame = (text: string, o: ParaOptions = {}) => {
+    const i = n++;
+    return para(text, {
+      ...o,
+      before: [new BookmarkStart(frameBookmarkName(i), FRAME_BOOKMARK_ID + i) as unknown as ParagraphChild],
+      after: [new BookmarkEnd(FRAME_BOOKMARK_ID + i) as unknown as ParagraphChild],
+    });
+  };
+  const heading = (text: string, level: 1 | 2) =>
+    frame(text, {
+      bold: true,
+      size: HEADING_SIZE,
+      align: level === 1 ? AlignmentType.CENTER : AlignmentType.BOTH,
+      heading: level === 1 ? HeadingLevel.HEADING_1 : HeadingLevel.HEADING_2,
+    });
+  return { frame, heading, count: () => n };
+}
 
 function blockParagraphs(part: DraftPart, index: number, tag: string, alias: string): Paragraph[] {
   const header = part.kind === 'header';
@@ -147,11 +165,12 @@ export async function renderDocx(
 ): Promise<{ bytes: Uint8Array; blocks: RenderedBlock[] }> {
   const body: Paragraph[] = [];
   const blocks: RenderedBlock[] = [];
+  const { frame, heading, count } = frames();
   draft.parts.forEach((part) => {
     if (part.heading !== null) body.push(heading(part.heading, 1));
     if (part.subheading !== null) body.push(heading(part.subheading, 2));
     if (part.placeholder || part.key === null || part.version === null) {
-      for (const p of part.paragraphs) body.push(para(p.text, { bold: true }));
+      for (const p of part.paragraphs) body.push(frame(p.text, { bold: true }));
       return;
     }
     const i = blocks.length;
@@ -175,7 +194,7 @@ export async function renderDocx(
   const authorities = citedAuthorities(draft);
   if (authorities.length > 0) {
     body.push(heading(APPENDIX_HEADING, 1));
-    for (const a of authorities) body.push(para(a, { align: AlignmentType.BOTH }));
+    for (const a of authorities) body.push(frame(a, { align: AlignmentType.BOTH }));
   }
   const font = { ascii: HEBREW_FONT, hAnsi: HEBREW_FONT, cs: HEBREW_FONT };
   const headingRun = (size: number) => ({
@@ -193,6 +212,7 @@ export async function renderDocx(
     description: `Draft decision, ${meta.caseNumber}`,
     customProperties: [
       { name: EXPORT_PROPERTY, value: `${meta.caseId}|${meta.blocksHash}` },
+      { name: FRAMES_PROPERTY, value: String(count()) },
       ...blocks.map((b, i) => ({
         name: `${BLOCK_PROPERTY_PREFIX}${i}`,
         value: `${b.kind}|${b.key}|${b.version}|${b.text_hash}|${bookmarkName(i)}`,

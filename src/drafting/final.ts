@@ -3,6 +3,7 @@
 // text with every revision rejected (which equals the exported text when all the chair's edits were tracked),
 // the edit ratio between exported and final text, and the tracked changes and comments on it.
 import type { ExportedBlock, FinalComment, TrackedChange } from '../db/schema/drafting.ts';
+import { BLOCK_PROPERTY_PREFIX, FRAMES_PROPERTY } from './anchors.ts';
 import type { BlockAnchor, ReadDocx, ReadParagraph } from './docx_reader.ts';
 
 export interface FinalBlock {
@@ -37,16 +38,39 @@ function keyOf(anchor: BlockAnchor | null, byIndex: readonly (string | undefined
   return anchor.bookmark === null ? null : (byIndex[anchor.bookmark] ?? null);
 }
 
+/**
+ * Which block each paragraph belongs to. Anchored paragraphs by their anchor. A paragraph without one that the
+ * export did not write (no frame bookmark) was added by the chair: it belongs to the block just before it, or,
+ * right after a heading, to the block just after it; a frame in between ends the search. Files exported before
+ * frames were marked (no FRAMES_PROPERTY) cannot tell a heading from an added paragraph: those stay unassigned.
+ */
+function owners(doc: ReadDocx, byIndex: readonly (string | undefined)[]): (string | null)[] {
+  const out = doc.paragraphs.map((p) => keyOf(p.anchor, byIndex));
+  if (!doc.properties.has(FRAMES_PROPERTY)) return out;
+  const added = (i: number) => out[i] === null && doc.paragraphs[i]?.frame === false;
+  for (let i = 0; i < out.length; i++) {
+    if (!added(i)) continue;
+    let before = i - 1;
+    while (before >= 0 && added(before)) before--;
+    let after = i + 1;
+    while (after < out.length && added(after)) after++;
+    out[i] = (before >= 0 ? out[before] : null) ?? out[after] ?? null;
+  }
+  return out;
+}
+
 /** Each exported block as found in the final version. */
 export function mapBlocks(doc: ReadDocx, exported: readonly ExportedBlock[]): FinalBlock[] {
   // The file's own list of its blocks (custom properties) first: it names the bookmarks' blocks.
-  const byIndex = exported.map((b, i) => doc.properties.get(`chambers_block_${i}`)?.split('|')[1] ?? b.key);
+  const byIndex = exported.map(
+    (b, i) => doc.properties.get(`${BLOCK_PROPERTY_PREFIX}${i}`)?.split('|')[1] ?? b.key,
+  );
+  const owner = owners(doc, byIndex);
   const paras = new Map<string, ReadParagraph[]>();
-  for (const p of doc.paragraphs) {
-    const key = keyOf(p.anchor, byIndex);
-    if (key === null) continue;
-    paras.set(key, [...(paras.get(key) ?? []), p]);
-  }
+  doc.paragraphs.forEach((p, i) => {
+    const key = owner[i] ?? null;
+    if (key !== null) paras.set(key, [...(paras.get(key) ?? []), p]);
+  });
   return exported.map((b) => {
     const mine = paras.get(b.key) ?? [];
     const join = (pick: (p: ReadParagraph) => string) =>
@@ -55,7 +79,7 @@ export function mapBlocks(doc: ReadDocx, exported: readonly ExportedBlock[]): Fi
         .filter((t) => t !== '')
         .join('\n');
     const comments = doc.comments
-      .filter((c) => keyOf(c.anchor, byIndex) === b.key)
+      .filter((c) => (keyOf(c.anchor, byIndex) ?? owner[c.paragraph] ?? null) === b.key)
       .map(({ author, date, text, anchored_text }) => ({ author, date, text, anchored_text }));
     return {
       key: b.key,

@@ -131,6 +131,7 @@ export function createApp(options: AppOptions) {
     handlers: options.jobHandlers,
     services: options.services,
     ...(options.drain === undefined ? {} : { drain: options.drain }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   app.notFound(routeNotFound);
   app.onError(errorHandler(log));

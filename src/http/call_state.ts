@@ -51,6 +51,7 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
           log: c.get('log'),
           kick: () => options.kick?.(c),
           workerId: `req-${c.get('requestId')}`,
+          now,
           drain:
             options.drain === undefined
               ? undefined

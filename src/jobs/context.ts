@@ -23,6 +23,8 @@ export function requestJobs(o: {
   workerId: string;
   /** Runs drains elsewhere instead of on this request's database (the MCP Worker). */
   drain?: Drainer | undefined;
+  /** The server's clock, so jobs run by a tool's drain are stamped as the tool's own writes are. */
+  now?: (() => Date) | undefined;
 }): ToolJobs {
   let kicked = false;
   const kinds = Object.keys(o.handlers);
@@ -47,6 +49,7 @@ export function requestJobs(o: {
         maxJobs: options.maxJobs,
         workerId: o.workerId,
         log: o.log,
+        now: o.now,
       });
     },
   };

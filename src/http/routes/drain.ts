@@ -46,6 +46,8 @@ export function mountWorkerRoutes<V extends WorkerVars>(
     services(c: Context): Promise<RequestServices>;
     /** Drains elsewhere (the MCP Worker); then no store is opened here. */
     drain?(c: Context, run: DrainRun): Promise<DrainReport>;
+    /** The server's clock (tests move it); the system clock when unset. */
+    now?(): Date;
   },
 ): void {
   app.post('/worker/drain', async (c) => {
@@ -88,6 +90,7 @@ export function mountWorkerRoutes<V extends WorkerVars>(
         budgetMs: body.data.budget_ms,
         workerId,
         log: c.get('log'),
+        now: o.now,
       });
       return c.json(report);
     } finally {

@@ -1,6 +1,6 @@
-// block_write and block_list: versions kept, a repeat of the current content is a replay, an older content
-// again is a new version; what a block answers is checked against the case; the order of the decision;
-// refusals; a deleted or decided case; 20 identical calls at once; no grant.
+// block_write: versions kept, a repeat of the current content is a replay, an older content again is a new
+// version; what a block answers is checked against the case; refusals; a deleted or decided case; 20
+// identical calls at once; no grant. (What block_list shows of the written blocks: block_list.test.ts.)
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { cases } from '../../../src/db/schema/cases.ts';
@@ -20,67 +20,19 @@ import { draftingCase, fullBlocks } from './_drafting.ts';
 interface Written {
   blocks: { key: string; kind: string; version: number; created: boolean }[];
 }
-interface Listed {
-  items: {
-    key: string;
-    kind: string;
-    version: number;
-    versions: number;
-    author: string;
-    length: number;
-    claim_ids: string[];
-    citations: number;
-    title: string | null;
-  }[];
-  missing: string[];
-  next_cursor: string | null;
-}
 
-forEachStack('block_write and block_list', DB_STACKS, (server) => {
-  it('writes a whole decision in one call and lists it in the decision’s order', async () => {
+forEachStack('block_write', DB_STACKS, (server) => {
+  it('writes a whole decision in one call, each block a first version, and moves the case to drafting', async () => {
     const s = server();
     const c = await draftingCase(s);
     const blocks = fullBlocks(c);
-    // Written out of order: the list still reads header … signature, discussions in the order first written.
-    const shuffled = [...blocks].reverse();
-    const written = expectOk<Written>(
-      await s.call('writer', 'block_write', { case_id: c.caseId, blocks: shuffled }),
-    );
+    const written = expectOk<Written>(await s.call('writer', 'block_write', { case_id: c.caseId, blocks }));
     expect(written.blocks.every((b) => b.created && b.version === 1)).toBe(true);
-    const listed = expectOk<Listed>(await s.call('qa', 'block_list', { case_id: c.caseId }));
-    expect(listed.items.map((b) => b.key)).toEqual([
-      'header',
-      'background',
-      'appellant_claims',
-      'respondent_claims',
-      'discussion:reasonableness',
-      'discussion:plan',
-      'outcome',
-      'costs',
-      'signature',
-    ]);
-    expect(listed.missing).toEqual([]);
-    const plan = listed.items.find((b) => b.key === 'discussion:plan');
-    expect(plan).toMatchObject({
-      author: 'writer',
-      title: 'התכנית החלה',
-      citations: 1,
-      version: 1,
-      versions: 1,
-    });
-    expect(plan?.claim_ids).toEqual([c.appellantClaims[0]]);
-    expect(listed.items.find((b) => b.key === 'appellant_claims')?.claim_ids).toEqual(c.appellantClaims);
+    const rows = await s.db.db.select().from(draftBlocks).where(eq(draftBlocks.caseId, c.caseId));
+    expect(rows).toHaveLength(blocks.length);
     // The case moved on to drafting.
     const [row] = await s.db.db.select().from(cases).where(eq(cases.id, c.caseId));
     expect(row?.status).toBe('drafting');
-    // Paged.
-    const first = expectOk<Listed>(await s.call('qa', 'block_list', { case_id: c.caseId, limit: 4 }));
-    expect(first.items).toHaveLength(4);
-    const second = expectOk<Listed>(
-      await s.call('qa', 'block_list', { case_id: c.caseId, limit: 10, cursor: first.next_cursor }),
-    );
-    expect([...first.items, ...second.items].map((b) => b.key)).toEqual(listed.items.map((b) => b.key));
-    expect(second.next_cursor).toBeNull();
   });
 
   it('keeps every version; the current content again is a replay; an older content again is a new version', async () => {
@@ -98,16 +50,6 @@ forEachStack('block_write and block_list', DB_STACKS, (server) => {
       [1, 'א'],
       [2, 'ב'],
       [3, 'א'],
-    ]);
-    const listed = expectOk<Listed>(await s.call('writer', 'block_list', { case_id: caseId }));
-    expect(listed.items[0]).toMatchObject({ key: 'background', version: 3, versions: 3, length: 1 });
-    expect(listed.missing).toEqual([
-      'header',
-      'appellant_claims',
-      'respondent_claims',
-      'discussion',
-      'outcome',
-      'signature',
     ]);
   });
 
@@ -151,7 +93,7 @@ forEachStack('block_write and block_list', DB_STACKS, (server) => {
     expect(await s.db.db.select().from(draftBlocks).where(eq(draftBlocks.caseId, other))).toEqual([]);
   });
 
-  it('a decided case’s draft is closed (invalid_state); a deleted case is not_found for both tools', async () => {
+  it('a decided case’s draft is closed (invalid_state); a deleted case is not_found', async () => {
     const s = server();
     const decided = await seedCase(s.db.db);
     await s.db.db.update(cases).set({ status: 'decided' }).where(eq(cases.id, decided));
@@ -170,7 +112,6 @@ forEachStack('block_write and block_list', DB_STACKS, (server) => {
         await s.call('writer', 'block_write', { case_id: gone, blocks: [{ kind: 'outcome', text: 'ב' }] }),
       ),
     ).toBe('not_found');
-    expect(errorCode(await s.call('writer', 'block_list', { case_id: gone }))).toBe('not_found');
   });
 });
 
@@ -193,4 +134,3 @@ forEachStack('block_write at once', ALL_STACKS, (server) => {
 });
 
 deniedTo('block_write', 'qa', (c) => ({ case_id: c.caseId, blocks: [{ kind: 'outcome', text: 'א' }] }));
-deniedTo('block_list', 'qa', (c) => ({ case_id: c.caseId }), true);

@@ -217,3 +217,26 @@ it('without a runtime that writes the file, the call says in_progress, naming th
 });
 
 deniedTo('draft_export', 'qa', (c) => ({ case_id: c.caseId }));
+
+it("the file the call's drain writes is stamped with the server's clock, as the tool's own rows are", async () => {
+  // A clock years from the real one: a job stamped by the system clock would show at once.
+  const at = new Date('2031-03-04T05:06:07.000Z');
+  const s = await startTestServer({ now: () => at });
+  try {
+    const caseId = await seedCase(s.db.db);
+    expectOk(
+      await s.call('writer', 'block_write', {
+        case_id: caseId,
+        blocks: [{ kind: 'outcome', text: 'הערר נדחה.' }],
+      }),
+    );
+    const out = expectOk<Exported>(await s.call('writer', 'draft_export', { case_id: caseId }));
+    const [stored] = await s.db.db
+      .select({ createdAt: draftExports.createdAt })
+      .from(draftExports)
+      .where(eq(draftExports.id, out.export_id));
+    expect(stored?.createdAt.toISOString()).toBe(at.toISOString());
+  } finally {
+    await s.close();
+  }
+});

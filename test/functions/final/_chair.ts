@@ -18,6 +18,35 @@ function runWith(xml: string, text: string) {
   throw new Error(`no run with ${text}`);
 }
 
+/**
+ * A paragraph added after the one holding `after`, with its paragraph properties (as Enter at its end does);
+ * `content` gives the new paragraph's runs from the found run.
+ */
+function addParagraph(xml: string, after: string, content: (r: ReturnType<typeof runWith>) => string) {
+  const r = runWith(xml, after);
+  const at = xml.indexOf('</w:p>', xml.indexOf(r.whole)) + '</w:p>'.length;
+  const pStart = xml.lastIndexOf('<w:p>', xml.indexOf(r.whole));
+  const pPr = /<w:pPr>[\s\S]*?<\/w:pPr>/.exec(xml.slice(pStart, at))?.[0] ?? '';
+  return `${xml.slice(0, at)}<w:p>${pPr}${content(r)}</w:p>${xml.slice(at)}`;
+}
+
+/** Paragraphs typed in directly (untracked), each after the paragraph holding its `after`. */
+export async function chairAddParagraphs(
+  bytes: Uint8Array,
+  added: readonly { after: string; text: string }[],
+): Promise<Uint8Array> {
+  const entries = await docxEntries(bytes);
+  let xml = entries.get('word/document.xml') ?? '';
+  for (const a of added)
+    xml = addParagraph(
+      xml,
+      a.after,
+      (r) => `<w:r>${r.rPr}<w:t xml:space="preserve">${esc(a.text)}</w:t></w:r>`,
+    );
+  entries.set('word/document.xml', xml);
+  return writeZip(entries);
+}
+
 export interface ChairEdits {
   /** A span of a run replaced with tracked changes. */
   tracked: { find: string; replace: string };
@@ -45,14 +74,9 @@ export async function chairEdit(bytes: Uint8Array, e: ChairEdits): Promise<Uint8
         run(after ?? ''),
     );
   }
-  {
-    const r = runWith(xml, e.added.after);
-    const at = xml.indexOf('</w:p>', xml.indexOf(r.whole)) + '</w:p>'.length;
-    const pStart = xml.lastIndexOf('<w:p>', xml.indexOf(r.whole));
-    const pPr = /<w:pPr>[\s\S]*?<\/w:pPr>/.exec(xml.slice(pStart, at))?.[0] ?? '';
-    const paragraph = `<w:p>${pPr}${rev('ins', id++, `<w:r>${r.rPr}<w:t xml:space="preserve">${esc(e.added.text)}</w:t></w:r>`)}</w:p>`;
-    xml = xml.slice(0, at) + paragraph + xml.slice(at);
-  }
+  xml = addParagraph(xml, e.added.after, (r) =>
+    rev('ins', id++, `<w:r>${r.rPr}<w:t xml:space="preserve">${esc(e.added.text)}</w:t></w:r>`),
+  );
   {
     const r = runWith(xml, e.direct.find);
     xml = xml.replace(r.whole, r.whole.replace(esc(e.direct.find), esc(e.direct.replace)));

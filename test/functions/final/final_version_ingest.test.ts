@@ -22,7 +22,7 @@ import {
 import { seedCase } from '../../harness/documents.ts';
 import { errorCode, expectOk, type TestServer } from '../../harness/server.ts';
 import { draftingCase, type Exported, fullBlocks } from '../block/_drafting.ts';
-import { CHAIR, chairEdit, WHEN } from './_chair.ts';
+import { CHAIR, chairAddParagraphs, chairEdit, WHEN } from './_chair.ts';
 
 interface Ingested {
   final_version_id: string;
@@ -145,6 +145,38 @@ forEachStack('final_version_ingest', DB_STACKS, (server) => {
         .filter((b) => b.key !== 'background')
         .every((b, i) => b.finalText === before.filter((x) => x.key !== 'background')[i]?.finalText),
     ).toBe(true);
+  });
+
+  it('a paragraph the chair adds after a block’s last paragraph or under a heading counts in that block; one under the appendix in none', async () => {
+    const s = server();
+    const { c, out, bytes } = await exported(s);
+    const edited = await chairAddParagraphs(bytes, [
+      // After background's last paragraph: outside its bookmark, before the next block's heading.
+      { after: 'הוועדה המקומית דחתה את הבקשה להיתר.', text: 'הערר הוגש במועד.' },
+      // Under a discussion's subheading, before the block's first paragraph.
+      { after: 'סבירות ההחלטה', text: 'נפתח בעובדות.' },
+      // Under the appendix heading: not a block's.
+      { after: 'רשימת האסמכתאות', text: 'ראו גם את פסיקת בית המשפט העליון.' },
+    ]);
+    const [exp] = await s.db.db.select().from(draftExports).where(eq(draftExports.id, out.export_id));
+    const mapped = mapBlocks(await readDocx(edited), exp?.blocks ?? []);
+    const text = Object.fromEntries(mapped.map((b) => [b.key, b.finalText]));
+    expect(text.background).toBe(
+      'העוררים הם בעלי הזכויות בחלקה 12 בגוש 6543.\nהוועדה המקומית דחתה את הבקשה להיתר.\nהערר הוגש במועד.',
+    );
+    expect(text['discussion:reasonableness']).toBe('נפתח בעובדות.\nההחלטה סבירה ומנומקת.');
+    expect(text.signature).toBe('ניתנה היום, פה אחד.');
+    // The edit ratios: above zero for exactly the two blocks that gained a paragraph.
+    const res = expectOk<Ingested>(
+      await s.call('ceo', 'final_version_ingest', {
+        case_id: c.caseId,
+        content_base64: b64(edited),
+        ...GATE,
+      }),
+    );
+    const changed = res.blocks.filter((b) => (b.edit_ratio ?? 0) > 0).map((b) => b.key);
+    expect(changed.sort()).toEqual(['background', 'discussion:reasonableness']);
+    expect(res.blocks.every((b) => b.found)).toBe(true);
   });
 
   it('a text final version; the same file again is a replay; the owner’s gate; refusals; a deleted case', async () => {
