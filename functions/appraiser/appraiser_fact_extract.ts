@@ -1,9 +1,9 @@
-import { inArray, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { APPRAISAL_ROLES } from '../../src/analysis/appraisal.ts';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { factExtractor } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { inArray, sql } from '../../src/db/orm.ts';
 import { appraisalFacts } from '../../src/db/schema/analysis.ts';
 import { extractionOutput } from '../../src/extractors/tool.ts';
 

@@ -1,9 +1,10 @@
 // The argument family's reads: a version of a case's argument map with its arguments and their claims, and
 // the claims of the case left out of it (neither rejected nor merged).
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { claimKinds, claimParties } from '../../src/analysis/claims.ts';
 import { claimOutput, claimView } from '../../src/analysis/views.ts';
+import { and, asc, desc, eq, inArray, notInArray, sql } from '../../src/db/orm.ts';
 import { argumentClaims, argumentMaps, caseArguments, claims } from '../../src/db/schema/analysis.ts';
 import type { Db, DbOrTx } from '../../src/db/types.ts';
 

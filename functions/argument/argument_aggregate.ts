@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { claimParties } from '../../src/analysis/claims.ts';
 import { loadCaseClaims } from '../../src/analysis/views.ts';
@@ -6,6 +5,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { eq } from '../../src/db/orm.ts';
 import { argumentClaims, argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,8 +1,9 @@
 // block_write and block_edit_apply's common half: checking what a block answers (claims and arguments of the
 // case) and adding a version in a transaction that holds the case row, so a case's versions are written one
 // after another and a repeat of the current content is a replay.
-import { and, eq, inArray } from 'drizzle-orm';
+
 import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, inArray } from '../../src/db/orm.ts';
 import { argumentMaps, caseArguments, claims } from '../../src/db/schema/analysis.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { type DraftBlockRow, draftBlocks } from '../../src/db/schema/drafting.ts';

@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { type DraftBlockRow, draftBlocks } from '../../src/db/schema/drafting.ts';
 import type { DbOrTx } from '../../src/db/types.ts';
 import { caseIdInput } from '../../src/domain/cases.ts';

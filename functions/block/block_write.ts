@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseIdInput } from '../../src/domain/cases.ts';
 import {

@@ -1,8 +1,8 @@
-import { getTableColumns, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { getTableColumns, sql } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseFields, caseOutput, caseView } from './_shared.ts';
 

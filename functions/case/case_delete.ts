@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseIdInput } from '../../src/domain/cases.ts';
 

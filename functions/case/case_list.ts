@@ -1,7 +1,7 @@
-import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { caseOutcomeInput, caseStatusInput, caseSummary, caseSummaryOutput } from './_shared.ts';
 

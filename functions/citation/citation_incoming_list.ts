@@ -1,8 +1,8 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
+import { and, eq, inArray, type SQL } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { citations, decisionMetadata } from '../../src/db/schema/precedents.ts';
 import { loadDocument } from '../../src/domain/documents.ts';

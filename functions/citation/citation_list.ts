@@ -1,7 +1,7 @@
-import { aliasedTable, and, asc, eq, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { aliasedTable, and, asc, eq, isNotNull, isNull, type SQL, sql } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { citations, decisionMetadata } from '../../src/db/schema/precedents.ts';
 import { loadDocument } from '../../src/domain/documents.ts';

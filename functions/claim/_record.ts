@@ -1,10 +1,11 @@
 // claim_record's two halves: an agent adding a claim the rules missed (located by its quote on the page), and
 // an agent's decision on an existing claim, kept once per (claim, action, content) in claim_actions.
-import { and, eq } from 'drizzle-orm';
+
 import type { ClaimKind, ClaimParty } from '../../src/analysis/claims.ts';
 import { type ClaimRow, loadCaseClaims } from '../../src/analysis/views.ts';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { type ClaimActionKind, claimActions, claims } from '../../src/db/schema/analysis.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { loadDocument } from '../../src/domain/documents.ts';

@@ -1,9 +1,9 @@
-import { inArray, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { CLAIM_ROLES } from '../../src/analysis/claims.ts';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { claimExtractor } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { inArray, sql } from '../../src/db/orm.ts';
 import { claims } from '../../src/db/schema/analysis.ts';
 import { extractionOutput } from '../../src/extractors/tool.ts';
 

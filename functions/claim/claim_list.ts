@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { claimStatuses, claims } from '../../src/db/schema/analysis.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 

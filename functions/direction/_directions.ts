@@ -1,7 +1,8 @@
 // The direction family's shared parts: a direction as the tools return it, and loading one of a live case.
-import { and, eq, isNull } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { caseOutcomes, cases } from '../../src/db/schema/cases.ts';
 import { directionStatuses, directions } from '../../src/db/schema/review.ts';
 import type { DbOrTx } from '../../src/db/types.ts';

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { directions } from '../../src/db/schema/review.ts';
 import { outcomeLabels } from '../../src/review/outcomes.ts';
 import { directionOutput, directionView, loadDirection } from './_directions.ts';

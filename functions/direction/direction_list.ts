@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { directionStatuses, directions } from '../../src/db/schema/review.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { directionOutput, directionView } from './_directions.ts';

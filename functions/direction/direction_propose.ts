@@ -1,9 +1,9 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { and, eq, inArray } from '../../src/db/orm.ts';
 import { argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
 import { directions } from '../../src/db/schema/review.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,8 +1,8 @@
-import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, getTableColumns, type SQL } from '../../src/db/orm.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import {

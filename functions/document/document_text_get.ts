@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, asc, eq, gte, lte } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { documentIdInput, loadDocument } from '../../src/domain/documents.ts';
 

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { roleChanged } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, invalidArgs, one } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
+import { eq } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { committeeField, courtField, decisionFields } from '../../src/domain/decisions.ts';
 import {

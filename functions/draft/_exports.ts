@@ -1,7 +1,8 @@
 // The draft family's view of an export: its blocks and anchors, as draft_export and draft_bookmark_list return them.
-import { and, desc, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, desc, eq } from '../../src/db/orm.ts';
 import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';

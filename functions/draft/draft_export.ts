@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,8 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, asc, eq } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { loadDocument } from '../../src/domain/documents.ts';

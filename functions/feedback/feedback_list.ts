@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, gt, isNull, or, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
+import { eq } from '../../src/db/orm.ts';
 import { chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { normalizeHebrew } from '../../src/search/normalize.ts';

@@ -1,10 +1,10 @@
-import { and, desc, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
+import { and, desc, eq } from '../../src/db/orm.ts';
 import { type CaseRow, cases } from '../../src/db/schema/cases.ts';
 import {
   type DraftExportRow,

@@ -1,9 +1,10 @@
 // A project's run-contract artifacts: the names allowed (everything else is path_outside_root), reading the
 // latest versions, and writing the next version under the project row lock.
-import { and, desc, eq, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, desc, eq, sql } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
 import type { Db } from '../../src/db/types.ts';
 

@@ -1,9 +1,10 @@
 // Session leases: the right of one agent's session to work under a mission's contract until it expires or
 // the mission's lease epoch moves on. Postgres decides; the key-value store holds a copy for fast reads.
-import { and, eq, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, sql } from '../../src/db/orm.ts';
 import {
   type HaiContractRow,
   type HaiLeaseRow,

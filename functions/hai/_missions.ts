@@ -1,8 +1,9 @@
 // Missions: loading a mission and a version of its contract, the rule that only an active, unexpired
 // mission admits work, and the mission as the tools return it.
-import { and, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import {
   type HaiContractRow,
   type HaiMissionRow,

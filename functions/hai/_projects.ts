@@ -1,8 +1,9 @@
 // Projects of the governance family: the project and device inputs, loading a project, its focus-lane limit,
 // and the device-mount rule (a mission that names a project acts only from a device the project is bound on).
-import { and, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
 import type { Db } from '../../src/db/types.ts';
 import { type Holds, sentence, use } from './_roles.ts';

@@ -1,9 +1,9 @@
 // Read-only views of the governance state shared by hai_status, hai_health and hai_recover, with the
 // shapes they return. Every list here is cut to a bound the output schemas declare.
 
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import {
   haiCheckpoints,

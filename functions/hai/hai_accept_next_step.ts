@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
 import { writeArtifact } from './_artifacts.ts';
 import { loadProject, projectIdInput } from './_projects.ts';

@@ -1,8 +1,8 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, gt, isNull } from '../../src/db/orm.ts';
 import { haiLeases } from '../../src/db/schema/hai.ts';
 import { MAX_SESSIONS } from './_contracts.ts';
 import { cacheLease, leaseOutput, leaseView } from './_leases.ts';

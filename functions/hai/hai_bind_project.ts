@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
+import { and, eq, sql } from '../../src/db/orm.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { deviceIdInput, projectIdInput } from './_projects.ts';

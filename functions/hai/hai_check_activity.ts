@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiActivityChecks } from '../../src/db/schema/hai.ts';
 import { normaliseActivity, scopeOf } from './_contracts.ts';
 import { leaseIdInput, writeUnderLease } from './_leases.ts';

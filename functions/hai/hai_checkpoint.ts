@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiCheckpoints } from '../../src/db/schema/hai.ts';
 import {
   artifactVersionsOutput,

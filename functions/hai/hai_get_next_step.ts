@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
 import { latestArtifact, proposalText } from './_artifacts.ts';
 import { loadProject, projectIdInput } from './_projects.ts';

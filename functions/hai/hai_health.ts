@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
+import { eq, sql } from '../../src/db/orm.ts';
 import { haiInbox, haiLanes, haiMissions, haiProjects } from '../../src/db/schema/hai.ts';
 import { healthOutput, liveLeaseCount, storeHealth } from './_state.ts';
 

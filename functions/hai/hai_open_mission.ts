@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiMissions } from '../../src/db/schema/hai.ts';
 import {
   contractInput,

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
 import { loadProject, projectIdInput } from './_projects.ts';
 import { writtenOrExisting } from './_writes.ts';

@@ -1,8 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
+import { and, desc, eq } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals, proposalStates } from '../../src/db/schema/hai.ts';
 import { proposalText, writeArtifact } from './_artifacts.ts';
 import { loadProject, projectIdInput } from './_projects.ts';

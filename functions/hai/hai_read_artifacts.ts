@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
+import { and, eq, inArray, sql } from '../../src/db/orm.ts';
 import { haiArtifacts } from '../../src/db/schema/hai.ts';
 import { confineArtifactName, latestVersions } from './_artifacts.ts';
 import { loadProject, projectIdInput } from './_projects.ts';

@@ -1,7 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
+import { and, desc, eq } from '../../src/db/orm.ts';
 import { haiCheckpoints, haiProposals } from '../../src/db/schema/hai.ts';
 import { artifactVersionsOutput } from './_artifacts.ts';
 import { MAX_CRITERIA } from './_contracts.ts';

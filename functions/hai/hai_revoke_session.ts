@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { haiLeases } from '../../src/db/schema/hai.ts';
 import { uncacheLeases } from './_leases.ts';
 

@@ -1,8 +1,8 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, ne, sql } from '../../src/db/orm.ts';
 import { haiLanes, laneStates } from '../../src/db/schema/hai.ts';
 import { loadProject, MAX_ACTIVE_LANES, projectIdInput } from './_projects.ts';
 

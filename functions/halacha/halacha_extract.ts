@@ -1,7 +1,7 @@
-import { inArray, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
+import { inArray, sql } from '../../src/db/orm.ts';
 import { holdings } from '../../src/db/schema/holdings.ts';
 import {
   extractionNext,

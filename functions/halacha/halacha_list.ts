@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { holdingStatuses, holdings } from '../../src/db/schema/holdings.ts';
 import { loadDocument } from '../../src/domain/documents.ts';

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { holdingDecisions, holdingReviews, holdings } from '../../src/db/schema/holdings.ts';
 import { holdingOutput, holdingView } from '../../src/halacha/views.ts';

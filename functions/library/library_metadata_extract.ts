@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { inArray } from '../../src/db/orm.ts';
 import { decisionMetadata } from '../../src/db/schema/precedents.ts';
 import { extractionOutput, waitMsInput } from '../../src/extractors/tool.ts';
 import { precedentExtract, waitKey } from '../../src/precedents/extract_tool.ts';

@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { citations, missingPrecedents } from '../../src/db/schema/precedents.ts';
 import { loadDocument } from '../../src/domain/documents.ts';
 import { loadMissing, missingOutput, missingView } from '../../src/precedents/missing.ts';

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { missingPrecedents } from '../../src/db/schema/precedents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { splitProceedings } from '../../src/legal/proceedings.ts';

@@ -1,7 +1,7 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
+import { and, eq, inArray, type SQL } from '../../src/db/orm.ts';
 import { missingPrecedents } from '../../src/db/schema/precedents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';
 import { missingOutput, missingView, reachableMissing } from '../../src/precedents/missing.ts';

@@ -1,7 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { caseOutcomes, cases } from '../../src/db/schema/cases.ts';
 import { directions } from '../../src/db/schema/review.ts';
 import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';

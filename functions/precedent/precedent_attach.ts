@@ -1,8 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';

@@ -1,8 +1,8 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
+import { and, eq, isNull, sql } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 

@@ -1,8 +1,8 @@
-import { countDistinct, inArray, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { analysisExtract, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { referenceExtractor } from '../../src/analysis/extractors.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { countDistinct, inArray, sql } from '../../src/db/orm.ts';
 import { caseReferences } from '../../src/db/schema/analysis.ts';
 import { extractionOutput } from '../../src/extractors/tool.ts';
 

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import * as z from 'zod';
 import { canonicalKey } from '../../src/analysis/keys.ts';
 import { referenceKinds } from '../../src/analysis/references.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, inArray, type SQL, sql } from '../../src/db/orm.ts';
 import { caseReferences } from '../../src/db/schema/analysis.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { documentChunks, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
 import { loadLiveCase } from '../../src/domain/cases.ts';

@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
+import { and, asc, count, eq, inArray, ne } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments, stylePartNames, styleSegments } from '../../src/db/schema/holdings.ts';
 import {

@@ -1,7 +1,7 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
+import { and, asc, eq, type SQL } from '../../src/db/orm.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments } from '../../src/db/schema/holdings.ts';
 import { styleExtractor } from '../../src/style/extractor.ts';

@@ -2,7 +2,7 @@
 // src/extractors/: each replaces only its own findings for a document, keeping the rows it finds again (same
 // ids) and never touching what an agent recorded or decided. A case document's role is detected from its
 // first page when no one gave it, before any of them reads it.
-import { and, asc, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, notExists, sql } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, caseReferences, claims } from '../db/schema/analysis.ts';
 import { type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';

@@ -1,8 +1,9 @@
 // Claims as the claim and argument tools return them: the candidate or recorded claim with its status, the
 // agent's decision beside it, and where it is written (provenance).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
+import { and, asc, eq, inArray } from '../db/orm.ts';
 import { claimStatuses, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import type { Db, DbOrTx } from '../db/types.ts';

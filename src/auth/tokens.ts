@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { randomToken, sha256Hex } from '../contract/hash.ts';
+import { and, desc, eq, gt, isNull, or, sql } from '../db/orm.ts';
 import { agentTokens } from '../db/schema/agent_tokens.ts';
 import { type Db, rowsOf } from '../db/types.ts';
 

@@ -3,7 +3,6 @@
 // form with a CSRF token and every POST from this origin only. Agent tokens never open it (it reads only its
 // cookie), and its cookie never opens /mcp (the guard reads only bearer agent tokens).
 
-import { count, eq, isNull } from 'drizzle-orm';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { Hono as HonoApp } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -11,6 +10,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { errorCatalogue } from '../contract/errors.ts';
 import { constantTimeEqual, sha256Hex } from '../contract/hash.ts';
 import type { Registry } from '../contract/registry.ts';
+import { count, eq, isNull } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { haiMissions } from '../db/schema/hai.ts';
 import { type OwnerRow, ownerApprovals, ownerLoginLinks } from '../db/schema/owners.ts';

@@ -1,6 +1,6 @@
 // What the console reads, straight from the tables (reads change nothing; every change the owner makes goes
 // through a tool, src/console/act.ts). Bounded like every list: the console shows the latest rows.
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import {

@@ -2,7 +2,7 @@
 // refused and leaves an approval request for the owner; an approved request opens the gate once, for the agent
 // that asked, for the same tool and arguments, before it expires. The owner decides in the console
 // (src/owner/approvals.ts); nothing here can be reached by an agent's arguments except the request id.
-import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, or, sql } from '../db/orm.ts';
 import { type OwnerApprovalRow, ownerApprovals } from '../db/schema/owners.ts';
 import type { ToolContext } from './define.ts';
 import { ToolError } from './errors.ts';

@@ -1,8 +1,9 @@
 // Lists (docs/contract.md "Lists"): every list is paged by the kernel. A tool declares `pages: { key }`; the
 // kernel adds `limit` and `cursor`, clamps the limit, binds cursors to the tool and to its other arguments,
 // and builds `next_cursor`. No tool handles a cursor or names itself.
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
+import { type AnyColumn, type SQL, sql } from '../db/orm.ts';
 import { invalidArg } from './errors.ts';
 import { sha256Hex, stableStringify } from './hash.ts';
 

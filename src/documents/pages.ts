@@ -1,8 +1,6 @@
 import type { DocumentMediaType } from '../db/schema/documents.ts';
-import { extractDocxPages } from './docx.ts';
 import { ExtractionError } from './errors.ts';
 import { MAX_PAGES, MAX_TEXT_CHARS } from './media.ts';
-import { extractPdfPages } from './pdf.ts';
 
 /**
  * Plain text and Markdown: a form feed (U+000C) separates pages, as in text exported page by page;
@@ -25,11 +23,12 @@ export function extractTextPages(bytes: Uint8Array): string[] {
 export async function extractPages(bytes: Uint8Array, mediaType: DocumentMediaType): Promise<string[]> {
   let pages: string[];
   switch (mediaType) {
+    // The PDF and Word readers are loaded on first use: they are most of what `npm start` would load.
     case 'application/pdf':
-      pages = await extractPdfPages(bytes);
+      pages = await (await import('./pdf.ts')).extractPdfPages(bytes);
       break;
     case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
-      pages = await extractDocxPages(bytes);
+      pages = await (await import('./docx.ts')).extractDocxPages(bytes);
       break;
     case 'text/plain':
     case 'text/markdown':

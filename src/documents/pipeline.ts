@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import type { DocumentRole } from '../analysis/roles.ts';
 import { sha256Hex } from '../contract/hash.ts';
+import { eq, sql } from '../db/orm.ts';
 import {
   type DocumentCorpus,
   type DocumentRow,

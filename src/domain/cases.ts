@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
+import { and, eq, isNull } from '../db/orm.ts';
 import { type CaseRow, cases } from '../db/schema/cases.ts';
 import type { Db } from '../db/types.ts';
 

@@ -1,7 +1,7 @@
-import { and, eq, getTableColumns, isNull, or } from 'drizzle-orm';
 import * as z from 'zod';
 import { documentRoles, roleSources } from '../analysis/roles.ts';
 import { ToolError } from '../contract/errors.ts';
+import { and, eq, getTableColumns, isNull, or } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import {
   type DocumentRow,

@@ -1,11 +1,12 @@
 // The write side shared by document_upload, internal_decision_add and library_add: the content fields,
 // the checks that must run before anything is hashed or decoded, and the one transaction that stores the
 // document and queues its extraction.
-import { and, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import { stableStringify } from '../contract/hash.ts';
+import { and, eq } from '../db/orm.ts';
 import {
   type DocumentCorpus,
   type DocumentRow,

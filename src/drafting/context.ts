@@ -3,9 +3,10 @@
 // documents, the appraisers' facts and their conflicts, the chair's feedback. Sections that other families
 // fill (precedents, approved holdings, style examples) join this list as those families land; the tool
 // names the sections it could not fill.
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
+import { and, asc, desc, eq, inArray, isNull, or, sql } from '../db/orm.ts';
 import {
   appraisalFacts,
   argumentClaims,

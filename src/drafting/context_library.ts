@@ -1,7 +1,7 @@
 // The context items the precedent library and the style corpus give a block: the precedents pinned to its
 // section, the approved holdings of the documents it cites or pins, and the closest examples of the same part
 // from the chair's past decisions (same practice area and outcome first, then the most words in common).
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import { casePrecedents, type StylePart, styleEnrichments, styleSegments } from '../db/schema/holdings.ts';

@@ -1,14 +1,14 @@
 // The export job: the DOCX of one set of block versions, rendered where the docx library is (the extraction
 // Worker, or Node) and stored once per (case, block versions). draft_export queues it and waits for it.
-import { and, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { sha256Hex, stableStringify } from '../contract/hash.ts';
+import { and, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type DraftBlockRow, draftBlocks, draftExports } from '../db/schema/drafting.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { assemble } from './assemble.ts';
-import { renderDocx } from './docx_writer.ts';
 
 export const DRAFT_EXPORT = 'draft_export';
 /** Part of every export's key: a change to the rendering makes new exports of the same versions. */
@@ -72,6 +72,8 @@ export const draftExportJob: JobHandler = async (job, jctx) => {
     if (r === undefined) throw new PermanentJobError(`block ${b.key} v${b.version} is gone`);
     rows.push(r);
   }
+  // The docx library is loaded on the first export, not at start-up.
+  const { renderDocx } = await import('./docx_writer.ts');
   const { bytes, blocks } = await renderDocx(assemble(rows), {
     caseId: p.case_id,
     caseNumber: row.caseNumber,

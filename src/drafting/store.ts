@@ -1,8 +1,9 @@
 // Reading a case's draft: the current version of each block, in the decision's order (kinds in their order;
 // blocks of one kind, such as several discussions, in the order they were first written).
-import { and, asc, desc, eq, min, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
+import { and, asc, desc, eq, min, sql } from '../db/orm.ts';
 import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { type BlockKind, blockKinds, kindOrder, requiredBlockKinds } from './blocks.ts';

@@ -2,7 +2,7 @@
 // extracted text and replaces its own candidates for that document in one transaction; it runs as a job of
 // its own kind, one job per (document, extractor version), queued by its `*_extract` tool and after the
 // document's text extraction (entry/registries.ts lists the follow-ups).
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from '../db/orm.ts';
 import { type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';

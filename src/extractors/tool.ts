@@ -1,10 +1,11 @@
 // The `*_extract` tools' side of the extractors: which documents a call targets, queueing one job per
 // document in the tool's transaction, and waiting up to wait_ms for the caller's own jobs
 // (docs/contract.md "Extraction").
-import { eq, inArray } from 'drizzle-orm';
+
 import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
+import { eq, inArray } from '../db/orm.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { loadLiveCase } from '../domain/cases.ts';

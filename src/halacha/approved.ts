@@ -1,7 +1,8 @@
 // The holdings a document is served with (library_get, internal_decision_get, and the drafting context later):
 // only those the owner approved, in the approved wording, with the extracted text beside it and where it is.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+
 import * as z from 'zod';
+import { and, asc, eq, inArray } from '../db/orm.ts';
 import { holdings } from '../db/schema/holdings.ts';
 import type { Db } from '../db/types.ts';
 

@@ -2,7 +2,7 @@
 // extractor version, queued by halacha_extract and after the document's text extraction. A run keeps the
 // candidates it finds again (same ids), drops its own pending candidates it no longer finds, and never touches
 // a holding the owner reviewed.
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from '../db/orm.ts';
 import { holdings } from '../db/schema/holdings.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { Extractor } from '../extractors/framework.ts';

@@ -15,7 +15,7 @@
  * Time is "the later of the database clock and the caller's clock": the database clock keeps app servers
  * with skewed clocks honest, and the caller's `now()` lets tests move time forward.
  */
-import { sql } from 'drizzle-orm';
+import { sql } from '../db/orm.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { type Db, type DbOrTx, rowsOf } from '../db/types.ts';
 import type { Logger } from '../log.ts';

@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from '../db/orm.ts';
 import { kvEntries } from '../db/schema/kv_entries.ts';
 import { type Db, rowsOf } from '../db/types.ts';
 import { ttlMillis } from './ttl.ts';

@@ -13,12 +13,12 @@ import {
   ResourceNotFoundError,
   UriTemplate,
 } from '@modelcontextprotocol/server';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { AgentRegistry } from '../agents/grants.ts';
 import { noProgress } from '../contract/define.ts';
 import type { Envelope } from '../contract/envelope.ts';
 import { callTool } from '../contract/execute.ts';
 import type { Registry } from '../contract/registry.ts';
+import { and, desc, eq, isNull, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { McpCallState } from './state.ts';

@@ -2,8 +2,9 @@
 // mints a single-use login link with a short expiry; redeeming it opens a server-side session whose id
 // lives only in an HttpOnly cookie. Link tokens and session ids are stored as SHA-256, like agent tokens.
 // Neither ever authenticates /mcp (the guard takes only `chm_` agent tokens from agent_tokens).
-import { and, eq, gt, isNull } from 'drizzle-orm';
+
 import { randomToken, sha256Hex } from '../contract/hash.ts';
+import { and, eq, gt, isNull } from '../db/orm.ts';
 import { type OwnerRow, ownerLoginLinks, ownerSessions, owners } from '../db/schema/owners.ts';
 import type { Db } from '../db/types.ts';
 

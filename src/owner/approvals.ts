@@ -1,8 +1,9 @@
 // The owner's side of approval requests (src/contract/approvals.ts is the agent's side): what waits for a
 // decision, and the decision itself. Deciding goes through the approval_review tool, as the owner principal.
-import { and, desc, eq, inArray } from 'drizzle-orm';
+
 import { APPROVAL_TTL_MS } from '../contract/approvals.ts';
 import { ToolError } from '../contract/errors.ts';
+import { and, desc, eq, inArray } from '../db/orm.ts';
 import { type ApprovalState, type OwnerApprovalRow, ownerApprovals } from '../db/schema/owners.ts';
 import type { Db } from '../db/types.ts';
 

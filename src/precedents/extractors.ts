@@ -4,7 +4,7 @@
 // number becoming known (metadata) resolves the earlier citations of it and closes its open missing
 // precedent as found; a citation nothing resolves opens one, once per number. Both sides take a transaction
 // lock per number first, so a citation and the upload of what it cites, run at once, still meet.
-import { and, eq, inArray, isNull, ne, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, notExists, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';

@@ -1,11 +1,12 @@
 // library_get / internal_decision_get and library_list / internal_decision_list: one corpus each, the same
 // shape. A get takes a document id or up to 20 proceeding numbers; a list filters by court or committee, year,
 // proceeding, outcome and practice area, sorted by decision date (stable: then by id), paged.
-import { and, asc, desc, eq, gte, ilike, lte, type SQL, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import type { PageRequest } from '../contract/limits.ts';
+import { and, asc, desc, eq, gte, ilike, lte, type SQL, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { decisionMetadata } from '../db/schema/precedents.ts';
 import { loadDocument } from '../domain/documents.ts';

@@ -1,8 +1,9 @@
 // Missing precedents (rulings cited but not in the library) as the missing_precedent_* tools return and load
 // them: a row is reachable while it has no case or its case is live.
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
+import { and, eq, isNull, or, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type MissingPrecedentRow, missingPrecedents } from '../db/schema/precedents.ts';
 import type { Db } from '../db/types.ts';

@@ -1,9 +1,10 @@
 // What the library and internal-decision tools share: proceeding numbers as lookups take them (any written
 // form, up to 20 in one string), a ruling's or decision's metadata with each field's source, its citation
 // counts, its holdings as the owner approved them, and the negative-treatment flag naming the later document.
-import { aliasedTable, and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { invalidArg } from '../contract/errors.ts';
+import { aliasedTable, and, eq, inArray, isNull, or, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { citations, type DecisionMetadataRow, decisionMetadata } from '../db/schema/precedents.ts';

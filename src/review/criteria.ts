@@ -1,7 +1,8 @@
 // Mission criteria the server checks itself: a contract criterion may name a check on a case instead of free
 // evidence. hai_proof runs it and records the result; hai_close_mission runs it again before "completed".
-import { and, desc, eq, max } from 'drizzle-orm';
+
 import * as z from 'zod';
+import { and, desc, eq, max } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { draftBlocks, draftExports, finalVersions } from '../db/schema/drafting.ts';
 import type { DbOrTx } from '../db/types.ts';

@@ -3,7 +3,7 @@
 // later authority overruled, reversed or criticised is a warning naming that document (the citation graph, as
 // library_get shows it); each resolved citation carries its source's approved holdings; and every precedent
 // pinned to the case has its quote checked against its source.
-import { aliasedTable, and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, inArray, isNull, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { casePrecedents } from '../db/schema/holdings.ts';
 import { citations, decisionMetadata, missingPrecedents } from '../db/schema/precedents.ts';

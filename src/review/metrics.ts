@@ -1,8 +1,9 @@
 // metrics_get's figures over the cases created in a period: how many reached each stage and how long after
 // the case was opened, the extraction queue, the validation pass rate, and how much the chair edited each
 // kind of block between the export and the signed final version.
-import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql } from 'drizzle-orm';
+
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql } from '../db/orm.ts';
 import { argumentMaps } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';

@@ -1,8 +1,9 @@
 // Stored results of draft_validate: the same target in the same state with the same result is one row whose
 // checked_at moves forward, so the latest row is always the last check.
-import { and, desc, eq } from 'drizzle-orm';
+
 import * as z from 'zod';
 import { sha256Hex, stableStringify } from '../contract/hash.ts';
+import { and, desc, eq } from '../db/orm.ts';
 import { validationRuns } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
 import {

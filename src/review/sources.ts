@@ -1,7 +1,7 @@
 // The authorities a citation can resolve to: the library's rulings and the committee's own decisions, by the
 // number stored with them (library_add, internal_decision_add). A cited source's pages are read once per
 // validation and indexed for its quotes; a source whose text is not ready cannot be checked.
-import { and, asc, inArray, isNotNull } from 'drizzle-orm';
+import { and, asc, inArray, isNotNull } from '../db/orm.ts';
 import { documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { citationKey, digitsOf, type FoundCitation, type Pinpoint, partiesAgreement } from './citations.ts';

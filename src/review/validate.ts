@@ -1,7 +1,7 @@
 // draft_validate's work: what is checked (the draft's current blocks, or a case document's pages), the rule
 // checks, every citation resolved and every attributed quote matched against its source, within caps; what
 // a cap left out is listed as could_not_check.
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, argumentMaps, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
 import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';

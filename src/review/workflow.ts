@@ -1,7 +1,8 @@
 // Where a case stands, from its documents to the chair's final version, and what each agent should do next.
 // The next actions name the agent and a tool that agent holds (a test checks each against agents/*.md).
-import { and, count, desc, eq, max, sql } from 'drizzle-orm';
+
 import { findConflicts, groupFacts } from '../analysis/conflicts.ts';
+import { and, count, desc, eq, max, sql } from '../db/orm.ts';
 import {
   appraisalFacts,
   argumentMaps,

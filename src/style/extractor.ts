@@ -2,7 +2,7 @@
 // and segmenter version, queued by style_corpus_enrich and after the document's text extraction. A run
 // replaces the document's segments and records the version and the decision's outcome it read; nothing in
 // them is an agent's, so the whole set is the segmenter's to replace.
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { styleEnrichments, styleSegments } from '../db/schema/holdings.ts';
 import type { Extractor } from '../extractors/framework.ts';
 import { segmentDecision } from './segments.ts';

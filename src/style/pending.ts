@@ -1,5 +1,5 @@
 // Which style documents still need the segmenter: never enriched, or enriched by an older version.
-import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, or, type SQL, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { styleEnrichments } from '../db/schema/holdings.ts';
 import { styleExtractor } from './extractor.ts';

@@ -1,6 +1,7 @@
 // Approval requests: what waits for the owner, and one request with the approve/reject form.
-import { inArray } from 'drizzle-orm';
+
 import { html } from 'hono/html';
+import { inArray } from '../../db/orm.ts';
 import { cases } from '../../db/schema/cases.ts';
 import type { OwnerApprovalRow } from '../../db/schema/owners.ts';
 import type { Db } from '../../db/types.ts';

@@ -2,7 +2,7 @@
 // and the appraisers' facts. Extracted rows carry provenance (src/extractors/provenance.ts); a re-run of an
 // extractor keeps the rows it finds again (same ids), drops only its own rows it no longer finds, and never
 // touches what an agent recorded or decided.
-import { sql } from 'drizzle-orm';
+
 import {
   bigint,
   doublePrecision,
@@ -20,6 +20,7 @@ import { appraiserRoles, factKinds, factUnits } from '../../analysis/appraisal.t
 import { claimKinds, claimParties } from '../../analysis/claims.ts';
 import { referenceKinds } from '../../analysis/references.ts';
 import { provenanceColumns } from '../../extractors/provenance.ts';
+import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();

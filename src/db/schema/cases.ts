@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from '../orm.ts';
 
 export const caseStatuses = ['open', 'drafting', 'decided', 'archived'] as const;
 export const caseOutcomes = ['rejection', 'partial_acceptance', 'full_acceptance'] as const;

@@ -1,4 +1,3 @@
-import { type SQL, sql } from 'drizzle-orm';
 import {
   check,
   customType,
@@ -13,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { documentRoles, roleSources } from '../../analysis/roles.ts';
+import { type SQL, sql } from '../orm.ts';
 import { cases } from './cases.ts';
 
 export const documentCorpora = ['case', 'style', 'internal', 'library'] as const;

@@ -2,7 +2,7 @@
 // artifacts, inbox, focus lanes, next-step proposals, checkpoints, missions with versioned finite
 // contracts, session leases (the mission's lease epoch is the authority) and evidence. Nothing here is
 // ever deleted: rows change state (superseded, parked, revoked, closed) instead.
-import { sql } from 'drizzle-orm';
+
 import {
   bigserial,
   boolean,
@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

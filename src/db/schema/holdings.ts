@@ -2,7 +2,7 @@
 // an agent pins to a section of a case's decision; and the style corpus cut into the parts of a decision.
 // Extracted rows carry provenance (src/extractors/provenance.ts): a re-run keeps the rows it finds again
 // (same ids), drops only its own undecided rows it no longer finds, and never touches a reviewed holding.
-import { sql } from 'drizzle-orm';
+
 import {
   bigint,
   index,
@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { provenanceColumns } from '../../extractors/provenance.ts';
 import { outcomes } from '../../precedents/vocabulary.ts';
+import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 import { documents } from './documents.ts';
 

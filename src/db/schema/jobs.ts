@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
@@ -10,6 +9,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from '../orm.ts';
 
 /**
  * pending → running → succeeded | dead. A failed attempt that will be retried goes back to `pending`

@@ -1,8 +1,9 @@
 // The owner principal (docs/contract.md "Grants and gates"): people who govern the agents, never agents. They
 // sign in to the console with a single-use link, keep a server-side session, and decide approval requests that
 // owner-gated calls create in approval mode. Secrets (link tokens, session ids) are stored as SHA-256 only.
-import { sql } from 'drizzle-orm';
+
 import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from '../orm.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

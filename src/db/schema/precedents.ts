@@ -2,7 +2,7 @@
 // decisions with each field's source, the citation graph between documents, and the rulings cited but absent
 // (missing precedents). Extracted rows carry provenance (src/extractors/provenance.ts); a re-run replaces only
 // what its extractor wrote.
-import { sql } from 'drizzle-orm';
+
 import {
   date,
   index,
@@ -25,6 +25,7 @@ import {
   practiceAreas,
   treatments,
 } from '../../precedents/vocabulary.ts';
+import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 import { documents } from './documents.ts';
 

@@ -1,6 +1,6 @@
 // What the owner and the chair decide about a draft, and what the rules found in it: directions proposed and
 // approved (one approved per case), the chair's feedback, and the stored results of draft_validate.
-import { sql } from 'drizzle-orm';
+
 import {
   bigint,
   index,
@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from '../orm.ts';
 import { caseOutcomes, cases } from './cases.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
