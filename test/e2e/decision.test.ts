@@ -1,15 +1,19 @@
-// A decision end to end through /mcp with the official client, as the agents work: a case with its appeal and
-// the library's ruling → claims and arguments → a precedent pinned → a direction proposed and approved (the
-// owner's ack) → blocks written → validation with findings → the fix → validation clean → export → the
-// chair's edit of the exported DOCX (tracked changes, an added paragraph, a direct edit, a comment) ingested
-// as the final version → edit ratios and revisions per block → the accepted-revisions text served, case
-// decided, found by search_internal → the mission closed as completed by the criteria the server checks itself.
+// A decision end to end through /mcp with the official client, as the agents work: a case opened and its
+// appeal, response and deciding appraisal uploaded, the ruling added to the library with its number and
+// parties, the queue drained, the claims and the appraisal's betterment extracted, each party's claim
+// confirmed → arguments → a precedent pinned → a direction proposed and approved (the owner's ack) → blocks
+// written → validation with findings → the fix → validation clean → export → the chair's edit of the exported
+// DOCX (tracked changes, an added paragraph, a direct edit, a comment) ingested as the final version → edit
+// ratios and revisions per block → the accepted-revisions text served, case decided, found by
+// search_internal → the mission closed as completed by the criteria the server checks itself. On PGlite and
+// on PostgreSQL.
 import { expect, it } from 'vitest';
-import { cleanBlocks, HOLDING, seedScenario, setOutcome, writeBlocks } from '../functions/draft/_validate.ts';
+import { cleanBlocks, HOLDING, setOutcome, writeBlocks } from '../functions/draft/_validate.ts';
 import { CHAIR, chairEdit, WHEN } from '../functions/final/_chair.ts';
 import {
   closeMission,
   contract,
+  DB_STACKS,
   DEVICE,
   forEachStack,
   gate,
@@ -18,12 +22,14 @@ import {
   uniq,
 } from '../functions/hai/_hai.ts';
 import { expectOk } from '../harness/server.ts';
+import { buildCase } from './_decision.ts';
 
-forEachStack('a decision end to end', [{ db: 'postgres', kv: 'postgres' }], (env) => {
+forEachStack('a decision end to end', DB_STACKS, (env) => {
   it('drafts, validates, exports, takes the final version back and closes the mission', async () => {
     const e = env();
     const s = e.s;
-    const sc = await seedScenario(s);
+    // The case as the agents build it, through the tools only (test/e2e/_decision.ts).
+    const sc = await buildCase(s);
 
     // The mission, on a project bound to the case, with three criteria the server checks.
     const projectId = uniq('proj');
