@@ -102,7 +102,7 @@ export function printTrips(trips: TripRow[]) {
 /** Prints the in-process phases of a call, µs per request. */
 export function printPhases(phaseUs: PhaseUs) {
   console.log(
-    `\nPhases, in process (app.fetch on a Request, no sockets), µs per request, ${PHASE_N} sequential:`,
+    `\nPhases, in process (app.fetch on a Request, no sockets), µs per request, ${PHASE_N} sequential, median of rounds:`,
   );
   const phaseLine = (label: string, us: number) => console.log(`  ${pad(label, 66)} ${f0(us).padStart(5)}`);
   phaseLine('echo route (Hono, parse body, same bytes as tools/list)', phaseUs.echo);

@@ -222,6 +222,8 @@ const chooseOp = (): Op => {
 };
 
 const latencies = new Map<string, number[]>();
+/** Every answer's time since the last minute's report: the minute's p99 shows a slowdown as it builds up. */
+let minute: number[] = [];
 const errors = new Map<string, number>();
 const samples: string[] = [];
 const conflicts = new Map<string, number>();
@@ -238,6 +240,7 @@ async function fire(op: Op, args: unknown): Promise<void> {
     const ms = performance.now() - started;
     if (!latencies.has(op.cls)) latencies.set(op.cls, []);
     latencies.get(op.cls)?.push(ms);
+    minute.push(ms);
     if (!env.ok) {
       // in_progress: the same agent's identical call still running (the deliberate duplicate uploads, and two
       // extraction_run drains overlapping); by design a retryable conflict, not a failure.
@@ -263,6 +266,7 @@ for (let i = 0; i < 30; i++) {
   await fire(op, op.args());
 }
 latencies.clear();
+minute = [];
 errors.clear();
 samples.length = 0;
 conflicts.clear();
@@ -308,8 +312,11 @@ while (performance.now() - started < seconds * 1000) {
   if (now - lastReport > 60_000) {
     lastReport = now;
     const done = [...latencies.values()].reduce((n, l) => n + l.length, 0);
+    const sorted = minute.sort((a, b) => a - b);
+    const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? Number.NaN;
+    minute = [];
     console.log(
-      `  ${((now - started) / 1000).toFixed(0)} s: ${done} answered, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors, RSS ${(await rss()).toFixed(0)} MiB`,
+      `  ${((now - started) / 1000).toFixed(0)} s: ${done} answered, ${[...errors.values()].reduce((a, b) => a + b, 0)} errors, p99 of the minute ${p99.toFixed(1)} ms, RSS ${(await rss()).toFixed(0)} MiB`,
     );
   }
 }

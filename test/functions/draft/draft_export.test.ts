@@ -19,8 +19,15 @@ import {
   twentyAtOnce,
 } from '../../harness/analysis.ts';
 import { seedCase } from '../../harness/documents.ts';
-import { errorCode, expectOk, startTestServer } from '../../harness/server.ts';
+import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 import { draftingCase, type Exported, fullBlocks } from '../block/_drafting.ts';
+
+/** A new case with one block written. */
+async function caseWithBlock(s: TestServer, kind: string, text: string): Promise<string> {
+  const caseId = await seedCase(s.db.db);
+  expectOk(await s.call('writer', 'block_write', { case_id: caseId, blocks: [{ kind, text }] }));
+  return caseId;
+}
 
 const bytesOf = (b64: string | null) => new Uint8Array(Buffer.from(b64 ?? '', 'base64'));
 const all = (xml: string, re: RegExp) => [...xml.matchAll(re)].map((m) => m[0]);
@@ -135,13 +142,7 @@ forEachStack('draft_export', DB_STACKS, (server) => {
 
   it('the same block versions give the same export; a new version gives a new one; an interim draft shows placeholders', async () => {
     const s = server();
-    const caseId = await seedCase(s.db.db);
-    expectOk(
-      await s.call('writer', 'block_write', {
-        case_id: caseId,
-        blocks: [{ kind: 'background', text: 'רקע.' }],
-      }),
-    );
+    const caseId = await caseWithBlock(s, 'background', 'רקע.');
     const first = expectOk<Exported>(await s.call('writer', 'draft_export', { case_id: caseId }));
     expect(first.missing).toContain('header');
     const again = expectOk<Exported>(await s.call('ceo', 'draft_export', { case_id: caseId }));
@@ -181,13 +182,7 @@ forEachStack('draft_export', DB_STACKS, (server) => {
 forEachStack('draft_export at once', ALL_STACKS, (server) => {
   it('20 identical calls at once store one export', async () => {
     const s = server();
-    const caseId = await seedCase(s.db.db);
-    expectOk(
-      await s.call('writer', 'block_write', {
-        case_id: caseId,
-        blocks: [{ kind: 'outcome', text: 'הערר נדחה.' }],
-      }),
-    );
+    const caseId = await caseWithBlock(s, 'outcome', 'הערר נדחה.');
     const answers = await twentyAtOnce(s, 'draft_export', { case_id: caseId }, ['writer', 'ceo']);
     const ids = new Set(answers.map((a) => expectOk<Exported>(a).export_id));
     expect(ids.size).toBe(1);
@@ -201,13 +196,7 @@ forEachStack('draft_export at once', ALL_STACKS, (server) => {
 it('without a runtime that writes the file, the call says in_progress, naming the queued job', async () => {
   const s = await startTestServer({ jobHandlers: {} });
   try {
-    const caseId = await seedCase(s.db.db);
-    expectOk(
-      await s.call('writer', 'block_write', {
-        case_id: caseId,
-        blocks: [{ kind: 'outcome', text: 'הערר נדחה.' }],
-      }),
-    );
+    const caseId = await caseWithBlock(s, 'outcome', 'הערר נדחה.');
     const res = await s.call('writer', 'draft_export', { case_id: caseId, wait_ms: 0 });
     expect(errorCode(res)).toBe('in_progress');
     expect(res.ok ? null : res.error.details).toMatchObject({ job_id: expect.any(String), state: 'pending' });
@@ -223,13 +212,7 @@ it("the file the call's drain writes is stamped with the server's clock, as the 
   const at = new Date('2031-03-04T05:06:07.000Z');
   const s = await startTestServer({ now: () => at });
   try {
-    const caseId = await seedCase(s.db.db);
-    expectOk(
-      await s.call('writer', 'block_write', {
-        case_id: caseId,
-        blocks: [{ kind: 'outcome', text: 'הערר נדחה.' }],
-      }),
-    );
+    const caseId = await caseWithBlock(s, 'outcome', 'הערר נדחה.');
     const out = expectOk<Exported>(await s.call('writer', 'draft_export', { case_id: caseId }));
     const [stored] = await s.db.db
       .select({ createdAt: draftExports.createdAt })
