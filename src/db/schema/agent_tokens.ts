@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, timestamptz } from './columns.ts';
 
 /**
  * Bearer tokens, stored only as SHA-256 hex; a token belongs to exactly one agent. `id` names a token in
@@ -12,10 +13,10 @@ export const agentTokens = pgTable(
     id: uuid('id').notNull().unique().defaultRandom(),
     agent: text('agent').notNull(),
     label: text('label'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    expiresAt: timestamptz('expires_at'),
+    lastUsedAt: timestamptz('last_used_at'),
+    revokedAt: timestamptz('revoked_at'),
   },
   (t) => [index('agent_tokens_agent_idx').on(t.agent)],
 );

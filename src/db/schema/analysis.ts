@@ -11,7 +11,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
@@ -22,8 +21,7 @@ import { referenceKinds } from '../../analysis/references.ts';
 import { provenanceColumns } from '../../extractors/provenance.ts';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
-
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+import { createdAt, timestamptz, updatedAt } from './columns.ts';
 
 /**
  * A reference found in a case document, under its canonical key (a plan written three ways is one key).
@@ -80,11 +78,11 @@ export const claims = pgTable(
     mergedInto: uuid('merged_into'),
     decidedBy: text('decided_by'),
     reason: text('reason'),
-    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    decidedAt: timestamptz('decided_at'),
     createdBy: text('created_by').notNull(),
     ...provenanceColumns(),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('claims_extracted_span')

@@ -1,4 +1,5 @@
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 
 /**
  * One row per mutating tool call (C8), whatever its outcome. `agent` is the caller: an agent's name, or
@@ -8,7 +9,7 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    at: timestamptz('at').notNull().defaultNow(),
     agent: text('agent').notNull(),
     tool: text('tool').notNull(),
     idempotencyKey: text('idempotency_key'),

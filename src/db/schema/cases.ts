@@ -1,5 +1,6 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
+import { createdAt, timestamptz, updatedAt } from './columns.ts';
 
 export const caseStatuses = ['open', 'drafting', 'decided', 'archived'] as const;
 export const caseOutcomes = ['rejection', 'partial_acceptance', 'full_acceptance'] as const;
@@ -20,11 +21,11 @@ export const cases = pgTable(
     outcome: text('outcome', { enum: caseOutcomes }),
     notes: text('notes'),
     finalText: text('final_text'),
-    finalTextAt: timestamp('final_text_at', { withTimezone: true, mode: 'date' }),
+    finalTextAt: timestamptz('final_text_at'),
     createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamptz('deleted_at'),
     deletedBy: text('deleted_by'),
     deleteReason: text('delete_reason'),
   },

@@ -7,13 +7,13 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { documentRoles, roleSources } from '../../analysis/roles.ts';
 import { type SQL, sql } from '../orm.ts';
 import { cases } from './cases.ts';
+import { createdAt, timestamptz, updatedAt } from './columns.ts';
 
 export const documentCorpora = ['case', 'style', 'internal', 'library'] as const;
 export type DocumentCorpus = (typeof documentCorpora)[number];
@@ -70,9 +70,9 @@ export const documents = pgTable(
     error: text('error'),
     pageCount: integer('page_count'),
     createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    extractedAt: timestamp('extracted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    extractedAt: timestamptz('extracted_at'),
   },
   (t) => [
     // Only case documents belong to a case.

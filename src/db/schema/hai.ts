@@ -12,14 +12,12 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { timestamptz } from './columns.ts';
 
 /** A logical project (HAI's projects.json entry): the project the artifacts, lanes and inbox belong to. */
 export const haiProjects = pgTable('hai_projects', {
@@ -28,7 +26,7 @@ export const haiProjects = pgTable('hai_projects', {
   /** The case the project works on, when bound to one: hai_status shows its stage. */
   caseId: uuid('case_id').references(() => cases.id),
   createdBy: text('created_by').notNull(),
-  createdAt: at('created_at').notNull(),
+  createdAt: timestamptz('created_at').notNull(),
 });
 
 /** Where a project lives on one device (HAI's per-device `mounts`); bound with the owner's acknowledgement. */
@@ -41,7 +39,7 @@ export const haiMounts = pgTable(
     deviceId: text('device_id').notNull(),
     mountPath: text('mount_path').notNull(),
     boundBy: text('bound_by').notNull(),
-    boundAt: at('bound_at').notNull(),
+    boundAt: timestamptz('bound_at').notNull(),
     reason: text('reason').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.deviceId] })],
@@ -59,7 +57,7 @@ export const haiArtifacts = pgTable(
     content: text('content').notNull(),
     sha256: text('sha256').notNull(),
     writtenBy: text('written_by').notNull(),
-    writtenAt: at('written_at').notNull(),
+    writtenAt: timestamptz('written_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.name, t.version] })],
 );
@@ -76,7 +74,7 @@ export const haiInbox = pgTable(
     textSha256: text('text_sha256').notNull(),
     source: text('source'),
     parkedBy: text('parked_by').notNull(),
-    parkedAt: at('parked_at').notNull(),
+    parkedAt: timestamptz('parked_at').notNull(),
   },
   (t) => [
     uniqueIndex('hai_inbox_text_key').on(t.projectId, t.textSha256),
@@ -97,7 +95,7 @@ export const haiLanes = pgTable(
     state: text('state', { enum: laneStates }).notNull(),
     note: text('note'),
     updatedBy: text('updated_by').notNull(),
-    updatedAt: at('updated_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.lane] })],
 );
@@ -115,9 +113,9 @@ export const haiProposals = pgTable(
     version: integer('version').notNull(),
     state: text('state', { enum: proposalStates }).notNull(),
     proposedBy: text('proposed_by').notNull(),
-    proposedAt: at('proposed_at').notNull(),
+    proposedAt: timestamptz('proposed_at').notNull(),
     acceptedBy: text('accepted_by'),
-    acceptedAt: at('accepted_at'),
+    acceptedAt: timestamptz('accepted_at'),
     acceptReason: text('accept_reason'),
     /** The NEXT_STEP.md version the acceptance wrote. */
     canonicalVersion: integer('canonical_version'),
@@ -146,7 +144,7 @@ export const haiCheckpoints = pgTable(
     /** SHA-256 of the checkpoint's arguments, to tell a retry from a different checkpoint under the same label. */
     argsSha256: text('args_sha256').notNull(),
     createdBy: text('created_by').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
   },
   (t) => [uniqueIndex('hai_checkpoints_label_key').on(t.projectId, t.label)],
 );
@@ -168,9 +166,9 @@ export const haiMissions = pgTable(
     /** Bumped by every revocation (recontract, close); a lease of an older epoch can never act. */
     leaseEpoch: integer('lease_epoch').notNull(),
     openedBy: text('opened_by').notNull(),
-    openedAt: at('opened_at').notNull(),
+    openedAt: timestamptz('opened_at').notNull(),
     closedBy: text('closed_by'),
-    closedAt: at('closed_at'),
+    closedAt: timestamptz('closed_at'),
     closeReason: text('close_reason'),
     closeSummary: text('close_summary'),
   },
@@ -200,10 +198,10 @@ export const haiContracts = pgTable(
     inScope: jsonb('in_scope').$type<string[]>().notNull(),
     outOfScope: jsonb('out_of_scope').$type<string[]>().notNull(),
     criteria: jsonb('criteria').$type<ContractCriterion[]>().notNull(),
-    expiresAt: at('expires_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
     maxSessions: integer('max_sessions').notNull(),
     createdBy: text('created_by').notNull(),
-    createdAt: at('created_at').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
     reason: text('reason'),
     breakGlass: boolean('break_glass').notNull().default(false),
     breakGlassMarker: text('break_glass_marker'),
@@ -226,9 +224,9 @@ export const haiLeases = pgTable(
     agent: text('agent').notNull(),
     deviceId: text('device_id'),
     harnessId: text('harness_id'),
-    issuedAt: at('issued_at').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    revokedAt: at('revoked_at'),
+    issuedAt: timestamptz('issued_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    revokedAt: timestamptz('revoked_at'),
     revokeReason: text('revoke_reason'),
   },
   (t) => [index('hai_leases_mission_idx').on(t.missionId, t.epoch, t.expiresAt)],
@@ -246,7 +244,7 @@ export const haiActivityChecks = pgTable(
     inScope: boolean('in_scope').notNull(),
     matched: text('matched'),
     agent: text('agent').notNull(),
-    checkedAt: at('checked_at').notNull(),
+    checkedAt: timestamptz('checked_at').notNull(),
   },
   (t) => [uniqueIndex('hai_activity_checks_key').on(t.leaseId, t.activity)],
 );
@@ -271,7 +269,7 @@ export const haiEvidence = pgTable(
     evidence: text('evidence'),
     deviceId: text('device_id'),
     recordedBy: text('recorded_by').notNull(),
-    recordedAt: at('recorded_at').notNull(),
+    recordedAt: timestamptz('recorded_at').notNull(),
     /** SHA-256 of (criterion, checked, result, evidence, device): one row per distinct proof per lease. */
     proofSha256: text('proof_sha256').notNull(),
   },
@@ -293,7 +291,7 @@ export const haiParkedItems = pgTable(
     itemSha256: text('item_sha256').notNull(),
     rationale: text('rationale').notNull(),
     parkedBy: text('parked_by').notNull(),
-    parkedAt: at('parked_at').notNull(),
+    parkedAt: timestamptz('parked_at').notNull(),
   },
   (t) => [uniqueIndex('hai_parked_items_key').on(t.missionId, t.itemSha256)],
 );

@@ -3,24 +3,13 @@
 // Extracted rows carry provenance (src/extractors/provenance.ts): a re-run keeps the rows it finds again
 // (same ids), drops only its own undecided rows it no longer finds, and never touches a reviewed holding.
 
-import {
-  bigint,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { provenanceColumns } from '../../extractors/provenance.ts';
 import { outcomes } from '../../precedents/vocabulary.ts';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
+import { createdAt, timestamptz, updatedAt } from './columns.ts';
 import { documents } from './documents.ts';
-
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 export const holdingStatuses = ['pending', 'approved', 'rejected'] as const;
 export type HoldingStatus = (typeof holdingStatuses)[number];
@@ -44,10 +33,10 @@ export const holdings = pgTable(
     topic: text('topic'),
     reviewedBy: text('reviewed_by'),
     reviewReason: text('review_reason'),
-    reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
+    reviewedAt: timestamptz('reviewed_at'),
     ...provenanceColumns(),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     unique('holdings_span').on(t.documentId, t.page, t.start, t.end),
@@ -99,7 +88,7 @@ export const casePrecedents = pgTable(
     page: integer('page'),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
-    detachedAt: timestamp('detached_at', { withTimezone: true, mode: 'date' }),
+    detachedAt: timestamptz('detached_at'),
     detachedBy: text('detached_by'),
   },
   (t) => [
@@ -146,5 +135,5 @@ export const styleEnrichments = pgTable('style_enrichments', {
   segmenterVersion: text('segmenter_version').notNull(),
   outcome: text('outcome', { enum: outcomes }),
   segments: integer('segments').notNull(),
-  enrichedAt: timestamp('enriched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  enrichedAt: timestamptz('enriched_at').notNull().defaultNow(),
 });

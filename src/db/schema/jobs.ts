@@ -1,15 +1,6 @@
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
+import { createdAt, timestamptz, updatedAt } from './columns.ts';
 
 /**
  * pending → running → succeeded | dead. A failed attempt that will be retried goes back to `pending`
@@ -37,14 +28,14 @@ export const jobs = pgTable(
     attempt: integer('attempt').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
     /** Not claimed before this instant (retry backoff, delayed work). */
-    runAt: timestamp('run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    runAt: timestamptz('run_at').notNull().defaultNow(),
     /** A running job whose lease has lapsed is claimable again (its worker is presumed dead). */
-    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+    leaseUntil: timestamptz('lease_until'),
     lockedBy: text('locked_by'),
     lastError: text('last_error'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamptz('finished_at'),
   },
   (t) => [
     uniqueIndex('jobs_kind_dedupe_key').on(t.kind, t.dedupeKey),

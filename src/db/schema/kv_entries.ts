@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, text } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns.ts';
 
 /**
  * The Postgres key-value adapter's table (src/kv/postgres.ts). A row past `expires_at` counts as absent
@@ -9,7 +10,7 @@ export const kvEntries = pgTable(
   {
     key: text('key').primaryKey(),
     value: text('value').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
   },
   (t) => [index('kv_entries_expires_at_idx').on(t.expiresAt)],
 );

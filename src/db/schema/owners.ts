@@ -2,10 +2,9 @@
 // sign in to the console with a single-use link, keep a server-side session, and decide approval requests that
 // owner-gated calls create in approval mode. Secrets (link tokens, session ids) are stored as SHA-256 only.
 
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { createdAt, timestamptz } from './columns.ts';
 
 export const owners = pgTable(
   'owners',
@@ -13,8 +12,8 @@ export const owners = pgTable(
     id: uuid('id').primaryKey(),
     /** How the owner is named in the console and the audit log (`owner:<name>`). */
     name: text('name').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
-    disabledAt: at('disabled_at'),
+    createdAt: createdAt(),
+    disabledAt: timestamptz('disabled_at'),
   },
   (t) => [uniqueIndex('owners_name_key').on(t.name)],
 );
@@ -27,9 +26,9 @@ export const ownerLoginLinks = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => owners.id),
-    createdAt: at('created_at').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    usedAt: at('used_at'),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
   },
   (t) => [index('owner_login_links_owner_idx').on(t.ownerId)],
 );
@@ -42,9 +41,9 @@ export const ownerSessions = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => owners.id),
-    createdAt: at('created_at').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    endedAt: at('ended_at'),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    endedAt: timestamptz('ended_at'),
   },
   (t) => [index('owner_sessions_owner_idx').on(t.ownerId)],
 );
@@ -69,15 +68,15 @@ export const ownerApprovals = pgTable(
     /** Why the agent asks. */
     agentReason: text('agent_reason'),
     state: text('state', { enum: approvalStates }).notNull(),
-    requestedAt: at('requested_at').notNull(),
+    requestedAt: timestamptz('requested_at').notNull(),
     requestId: text('request_id').notNull(),
     decidedBy: uuid('decided_by').references(() => owners.id),
     decidedByName: text('decided_by_name'),
-    decidedAt: at('decided_at'),
+    decidedAt: timestamptz('decided_at'),
     decisionReason: text('decision_reason'),
     /** Set when approved: the approval opens the gate only before this. */
-    expiresAt: at('expires_at'),
-    usedAt: at('used_at'),
+    expiresAt: timestamptz('expires_at'),
+    usedAt: timestamptz('used_at'),
     /** The request id of the call that used the approval (its audit_log row has the same request_id). */
     usedRequestId: text('used_request_id'),
   },

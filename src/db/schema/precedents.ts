@@ -3,18 +3,7 @@
 // (missing precedents). Extracted rows carry provenance (src/extractors/provenance.ts); a re-run replaces only
 // what its extractor wrote.
 
-import {
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { Provenance } from '../../extractors/provenance.ts';
 import {
   type FieldSource,
@@ -27,9 +16,8 @@ import {
 } from '../../precedents/vocabulary.ts';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
+import { createdAt, timestamptz } from './columns.ts';
 import { documents } from './documents.ts';
-
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 /**
  * The metadata of a library or internal document: each field as the uploader gave it, else as the rules read
@@ -55,7 +43,7 @@ export const decisionMetadata = pgTable(
     sources: jsonb('sources').$type<Partial<Record<MetadataField, FieldSource>>>().notNull(),
     provenance: jsonb('provenance').$type<Partial<Record<MetadataField, Provenance>>>().notNull(),
     extractorVersion: text('extractor_version').notNull(),
-    extractedAt: timestamp('extracted_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    extractedAt: timestamptz('extracted_at').notNull().defaultNow(),
   },
   (t) => [
     index('decision_metadata_number_key_idx').on(t.numberKey),
@@ -121,7 +109,7 @@ export const missingPrecedents = pgTable(
     reason: text('reason'),
     createdBy: text('created_by').notNull(),
     closedBy: text('closed_by'),
-    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    closedAt: timestamptz('closed_at'),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,22 +1,10 @@
 // What the owner and the chair decide about a draft, and what the rules found in it: directions proposed and
 // approved (one approved per case), the chair's feedback, and the stored results of draft_validate.
 
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
 import { caseOutcomes, cases } from './cases.ts';
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { createdAt, timestamptz } from './columns.ts';
 
 export const directionStatuses = ['proposed', 'approved', 'superseded'] as const;
 export type DirectionStatus = (typeof directionStatuses)[number];
@@ -41,12 +29,12 @@ export const directions = pgTable(
     contentHash: text('content_hash').notNull(),
     status: text('status', { enum: directionStatuses }).notNull().default('proposed'),
     proposedBy: text('proposed_by').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
     approvedBy: text('approved_by'),
-    approvedAt: at('approved_at'),
+    approvedAt: timestamptz('approved_at'),
     /** The owner's reason given at the gate. */
     approvalReason: text('approval_reason'),
-    supersededAt: at('superseded_at'),
+    supersededAt: timestamptz('superseded_at'),
     supersededBy: uuid('superseded_by'),
   },
   (t) => [
@@ -74,7 +62,7 @@ export const chairFeedback = pgTable(
     text: text('text').notNull(),
     naturalKey: text('natural_key').notNull(),
     createdBy: text('created_by').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     unique('chair_feedback_key').on(t.naturalKey),
@@ -104,8 +92,8 @@ export const validationRuns = pgTable(
     /** The whole result as draft_validate returned it (findings, citations, quotes, what was not checked). */
     result: jsonb('result').notNull(),
     createdBy: text('created_by').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
-    checkedAt: at('checked_at').notNull().defaultNow(),
+    createdAt: createdAt(),
+    checkedAt: timestamptz('checked_at').notNull().defaultNow(),
   },
   (t) => [
     unique('validation_runs_result').on(t.caseId, t.target, t.resultHash),
