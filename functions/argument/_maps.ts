@@ -3,8 +3,8 @@
 
 import * as z from 'zod';
 import { claimKinds, claimParties } from '../../src/analysis/claims.ts';
-import { claimOutput, claimView } from '../../src/analysis/views.ts';
-import { and, asc, desc, eq, inArray, notInArray, sql } from '../../src/db/orm.ts';
+import { claimOutput, claimView, withArgumentClaims } from '../../src/analysis/views.ts';
+import { and, asc, desc, eq, notInArray, sql } from '../../src/db/orm.ts';
 import { argumentClaims, argumentMaps, caseArguments, claims } from '../../src/db/schema/analysis.ts';
 import type { Db, DbOrTx } from '../../src/db/types.ts';
 
@@ -78,25 +78,11 @@ export async function mapArguments(db: Db | DbOrTx, mapId: string) {
     .from(caseArguments)
     .where(eq(caseArguments.mapId, mapId))
     .orderBy(asc(caseArguments.position));
-  const links =
-    args.length === 0
-      ? []
-      : await db
-          .select({ argumentId: argumentClaims.argumentId, claim: claims })
-          .from(argumentClaims)
-          .innerJoin(claims, eq(claims.id, argumentClaims.claimId))
-          .where(
-            inArray(
-              argumentClaims.argumentId,
-              args.map((a) => a.id),
-            ),
-          )
-          .orderBy(asc(argumentClaims.position));
-  return args.map((a) => ({
-    id: a.id,
-    title: a.title,
-    party: a.party,
-    summary: a.summary,
-    claims: links.filter((l) => l.argumentId === a.id).map((l) => claimView(l.claim)),
+  return (await withArgumentClaims(db, args)).map(({ arg, claims }) => ({
+    id: arg.id,
+    title: arg.title,
+    party: arg.party,
+    summary: arg.summary,
+    claims: claims.map(claimView),
   }));
 }

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { and, asc, eq, inArray } from '../db/orm.ts';
-import { claimStatuses, claims } from '../db/schema/analysis.ts';
+import { argumentClaims, claimStatuses, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
@@ -77,4 +77,24 @@ export async function loadCaseClaims(
   const absent = [...new Set(ids)].filter((id) => !byId.has(id));
   if (absent.length > 0) throw missing(absent, caseId);
   return ids.map((id) => byId.get(id) as ClaimRow);
+}
+
+/** Arguments in the order given, each with its claims in the order the agent gave them (one query for all). */
+export async function withArgumentClaims<A extends { id: string }>(db: Db | DbOrTx, args: readonly A[]) {
+  if (args.length === 0) return [];
+  const links = await db
+    .select({ argumentId: argumentClaims.argumentId, claim: claims })
+    .from(argumentClaims)
+    .innerJoin(claims, eq(claims.id, argumentClaims.claimId))
+    .where(
+      inArray(
+        argumentClaims.argumentId,
+        args.map((a) => a.id),
+      ),
+    )
+    .orderBy(asc(argumentClaims.position));
+  return args.map((arg) => ({
+    arg,
+    claims: links.filter((l) => l.argumentId === arg.id).map((l) => l.claim),
+  }));
 }

@@ -6,10 +6,10 @@
 
 import * as z from 'zod';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
-import { and, asc, desc, eq, inArray, isNull, or, sql } from '../db/orm.ts';
+import { withArgumentClaims } from '../analysis/views.ts';
+import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from '../db/orm.ts';
 import {
   appraisalFacts,
-  argumentClaims,
   argumentMaps,
   caseArguments,
   caseReferences,
@@ -98,35 +98,21 @@ const claimItem = (c: ClaimRow): ContextItem => ({
 });
 
 async function latestArguments(db: Db, caseId: string, only: readonly string[]) {
-  const [map] = await db
-    .select()
-    .from(argumentMaps)
-    .where(eq(argumentMaps.caseId, caseId))
-    .orderBy(desc(argumentMaps.version))
-    .limit(1);
-  if (map === undefined && only.length === 0) return [];
   // A block that names its arguments gets those (of whichever version); otherwise the latest map's.
-  const args = await db
-    .select()
-    .from(caseArguments)
-    .where(only.length > 0 ? inArray(caseArguments.id, [...only]) : eq(caseArguments.mapId, map?.id ?? ''))
-    .orderBy(asc(caseArguments.position));
-  if (args.length === 0) return [];
-  const links = await db
-    .select({ argumentId: argumentClaims.argumentId, claim: claims })
-    .from(argumentClaims)
-    .innerJoin(claims, eq(claims.id, argumentClaims.claimId))
-    .where(
-      inArray(
-        argumentClaims.argumentId,
-        args.map((a) => a.id),
-      ),
-    )
-    .orderBy(asc(argumentClaims.position));
-  return args.map((a) => ({
-    arg: a,
-    claims: links.filter((l) => l.argumentId === a.id).map((l) => l.claim),
-  }));
+  let where: SQL | undefined;
+  if (only.length > 0) where = inArray(caseArguments.id, [...only]);
+  else {
+    const [map] = await db
+      .select({ id: argumentMaps.id })
+      .from(argumentMaps)
+      .where(eq(argumentMaps.caseId, caseId))
+      .orderBy(desc(argumentMaps.version))
+      .limit(1);
+    if (map === undefined) return [];
+    where = eq(caseArguments.mapId, map.id);
+  }
+  const args = await db.select().from(caseArguments).where(where).orderBy(asc(caseArguments.position));
+  return withArgumentClaims(db, args);
 }
 
 /** The context items of a block of `kind`, in section order. */
