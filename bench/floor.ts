@@ -7,43 +7,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
-import pg from 'pg';
 import { caseView } from '../functions/case/_shared.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { openPostgres } from '../src/db/postgres.ts';
-import type { DbHandle } from '../src/db/types.ts';
 import { loadLiveCase } from '../src/domain/cases.ts';
 import { listen, startApp } from './app.ts';
 import { type Form, modernHeaders, modernMeta, send } from './forms.ts';
+import { scratchPostgres } from './scratch.ts';
 import { load, median, ROUNDS, SECONDS } from './side_by_side.ts';
-
-const server = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A scratch database on the local PostgreSQL, or null when none answers. */
-async function scratchPostgres(): Promise<{ handle: DbHandle; drop(): Promise<void> } | null> {
-  const name = `chambers_floor_${process.pid}`;
-  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString());
-  await migrateDb(handle);
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 type Key = 'rawMcp' | 'mcp2025' | 'mcp2026' | 'rawV1' | 'v1';
 

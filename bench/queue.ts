@@ -3,22 +3,19 @@
  * drains (each one lane: claim one job, run, settle), on the local PostgreSQL (a scratch database,
  * dropped after) when it is reachable and on PGlite in memory; counts every run, so a job that ran twice
  * (or not at all) is reported. Also runnable alone: `node bench/queue.ts` (BENCH_QUEUE_JOBS,
- * BENCH_QUEUE_ROUNDS, BENCH_DATABASE_URL).
+ * BENCH_QUEUE_ROUNDS; the PostgreSQL server is TEST_DATABASE_URL's, as the tests use).
  */
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { openPostgres } from '../src/db/postgres.ts';
 import type { DbHandle } from '../src/db/types.ts';
 import { drainJobs } from '../src/jobs/drain.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
 import { createLogger } from '../src/log.ts';
+import { scratchPostgres } from './scratch.ts';
 
 const JOBS = Number(process.env.BENCH_QUEUE_JOBS ?? 5000);
 const KIND = 'bench_noop';
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface QueueRun {
   db: 'postgres' | 'pglite';
@@ -74,34 +71,6 @@ async function runOnce(handle: DbHandle, label: QueueRun['db'], drains: number):
   return { db: label, drains, jobs: JOBS, ms, jobsPerSecond: (JOBS * 1000) / ms, duplicates, missing };
 }
 
-async function postgresHandle(): Promise<{ handle: DbHandle; drop(): Promise<void> } | null> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 1500 });
-  admin.on('error', () => {});
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `chambers_bench_${randomBytes(5).toString('hex')}`;
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), { max: 8 });
-  await migrateDb(handle);
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      const again = new pg.Client({ connectionString: adminUrl });
-      again.on('error', () => {});
-      await again.connect();
-      await again.query(`drop database if exists "${name}" with (force)`);
-      await again.end();
-    },
-  };
-}
-
 const ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3);
 
 /**
@@ -129,7 +98,7 @@ async function rounds(handle: DbHandle, label: QueueRun['db']): Promise<QueueRun
 /** Both databases (PostgreSQL only when reachable), 1 and 4 drains on each. */
 export async function benchQueue(): Promise<QueueRun[]> {
   const results: QueueRun[] = [];
-  const postgres = await postgresHandle();
+  const postgres = await scratchPostgres();
   if (postgres !== null) {
     try {
       results.push(...(await rounds(postgres.handle, 'postgres')));

@@ -10,10 +10,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { openPostgres } from '../src/db/postgres.ts';
 import { documentChunks, documents, searchTerms } from '../src/db/schema/documents.ts';
 import { type Db, type DbHandle, rowsOf } from '../src/db/types.ts';
 import { createDocument, extractAndIndexDocument } from '../src/documents/pipeline.ts';
@@ -21,6 +19,8 @@ import { chunkPages } from '../src/search/chunk.ts';
 import { analyzeQuery, normalizeHebrew, tokens } from '../src/search/normalize.ts';
 import { MAX_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';
+import { serviceUrls } from '../test/harness/services.ts';
+import { scratchPostgres } from './scratch.ts';
 
 const SCALES = (process.env.BENCH_SEARCH_SCALES ?? '10000,100000').split(',').map(Number);
 const PAGES_PER_DOCUMENT = 40;
@@ -29,7 +29,6 @@ const EXTRACTED_DOCUMENTS = 5;
 /** Chunks generated page by page; beyond, the corpus grows by copies of its documents. */
 const GENERATED = Number(process.env.BENCH_SEARCH_GENERATED ?? 2_500);
 const RUNS = Number(process.env.BENCH_SEARCH_RUNS ?? 5);
-const server = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A deterministic pseudo-random generator (the corpus is the same every run). */
 function rng(seed: number) {
@@ -208,30 +207,6 @@ async function measure(db: Db, label: string, chunks: number, indexSeconds: numb
   return { p50, p99, s50, slowest, fts: mb(sizes?.fts), indexSeconds };
 }
 
-async function scratchPostgres(): Promise<{ handle: DbHandle; drop(): Promise<void> } | null> {
-  const name = `chambers_search_${process.pid}`;
-  const admin = new pg.Client({ connectionString: server, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  await admin.query(`drop database if exists ${name}`);
-  await admin.query(`create database ${name}`);
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const handle = openPostgres(url.toString(), { max: 2 });
-  await migrateDb(handle);
-  return {
-    handle,
-    drop: async () => {
-      await handle.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 export async function runSearchBench(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   console.log(
@@ -261,7 +236,7 @@ export async function runSearchBench(): Promise<Record<string, string>> {
   for (const stack of stacks.filter((s) => only.includes(s.key))) {
     const opened = await stack.open();
     if (opened === null) {
-      console.log(`  ${stack.key}: no PostgreSQL at ${server}; skipped`);
+      console.log(`  ${stack.key}: no PostgreSQL at ${serviceUrls.postgres}; skipped`);
       continue;
     }
     const db = opened.handle.db;
