@@ -9,10 +9,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { claimExtractor, factExtractor, referenceExtractor } from '../src/analysis/extractors.ts';
-import type { DocumentRole } from '../src/analysis/roles.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { cases } from '../src/db/schema/cases.ts';
+import type { DocumentRole } from '../src/db/schema/documents.ts';
 import type { Db } from '../src/db/types.ts';
 import { createDocument, extractAndIndexDocument } from '../src/documents/pipeline.ts';
 import { type Extractor, extractorJob } from '../src/extractors/framework.ts';

@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eq } from 'drizzle-orm';
-import { hasLibreOffice, libreOfficeConvert } from '../scripts/office.ts';
+import { hasLibreOffice, libreOfficeConvert } from '../scripts/dev/office.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { cases } from '../src/db/schema/cases.ts';
-import { draftBlocks, draftExports } from '../src/db/schema/drafting.ts';
-import { type BlockKind, blockContentHash } from '../src/drafting/blocks.ts';
+import { type BlockKind, draftBlocks, draftExports } from '../src/db/schema/drafting.ts';
+import { blockContentHash } from '../src/drafting/blocks.ts';
 import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { createLogger } from '../src/log.ts';
 

@@ -7,10 +7,10 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Hono } from 'hono';
-import { caseView } from '../functions/case/_shared.ts';
+import { loadLiveCase } from '../src/cases/live.ts';
+import { caseView } from '../src/cases/views.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
-import { loadLiveCase } from '../src/domain/cases.ts';
 import { listen, startApp } from './app.ts';
 import { type Form, modernHeaders, modernMeta, send } from './forms.ts';
 import { scratchPostgres } from './scratch.ts';

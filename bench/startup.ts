@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort } from '../scripts/dev_worker.ts';
+import { freePort } from '../scripts/dev/worker.ts';
 import { root } from './app.ts';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);

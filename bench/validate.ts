@@ -12,9 +12,9 @@ import { openPglite } from '../src/db/pglite.ts';
 import { claims } from '../src/db/schema/analysis.ts';
 import { type CaseRow, cases } from '../src/db/schema/cases.ts';
 import { documentPages, documents } from '../src/db/schema/documents.ts';
+import type { Citation } from '../src/db/schema/drafting.ts';
 import { draftBlocks } from '../src/db/schema/drafting.ts';
 import type { Db } from '../src/db/types.ts';
-import type { Citation } from '../src/drafting/blocks.ts';
 import { validateDraft } from '../src/review/validate.ts';
 
 const ROUNDS = Number(process.env.BENCH_VALIDATE_ROUNDS ?? 7);

@@ -1,12 +1,11 @@
 import * as z from 'zod';
-import { appraiserRoles, factKinds, factUnits } from '../../src/analysis/appraisal.ts';
 import { displayValue, findConflicts, groupFacts, valueOut } from '../../src/analysis/conflicts.ts';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { and, asc, eq } from '../../src/db/orm.ts';
-import { appraisalFacts } from '../../src/db/schema/analysis.ts';
+import { appraisalFacts, appraiserRoles, factKinds, factUnits } from '../../src/db/schema/analysis.ts';
 import { documents } from '../../src/db/schema/documents.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { provenanceOf, provenanceOutput } from '../../src/extractors/provenance.ts';
 
 const MAX_GROUPS = 200;

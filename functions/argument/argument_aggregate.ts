@@ -1,14 +1,4 @@
 import * as z from 'zod';
-import { claimParties } from '../../src/analysis/claims.ts';
-import { loadCaseClaims } from '../../src/analysis/views.ts';
-import { defineTool } from '../../src/contract/define.ts';
-import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
-import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
-import { eq } from '../../src/db/orm.ts';
-import { argumentClaims, argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
-import { cases } from '../../src/db/schema/cases.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import {
   excerpt,
   MAX_ARGUMENTS,
@@ -17,7 +7,16 @@ import {
   mapVersion,
   unassignedClaims,
   unassignedOutput,
-} from './_maps.ts';
+} from '../../src/analysis/argument_maps.ts';
+import { loadCaseClaims } from '../../src/analysis/views.ts';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { defineTool } from '../../src/contract/define.ts';
+import { ok } from '../../src/contract/envelope.ts';
+import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
+import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
+import { eq } from '../../src/db/orm.ts';
+import { argumentClaims, argumentMaps, caseArguments, claimParties } from '../../src/db/schema/analysis.ts';
+import { cases } from '../../src/db/schema/cases.ts';
 
 const argumentInput = z.object({
   title: z.string().trim().min(1).max(300).describe('One line'),

@@ -1,9 +1,4 @@
 import * as z from 'zod';
-import { defineTool } from '../../src/contract/define.ts';
-import { empty, ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
-import { offsetPages, pagedOutput } from '../../src/contract/limits.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import {
   argumentOutput,
   excerpt,
@@ -13,7 +8,12 @@ import {
   mapVersion,
   unassignedClaims,
   unassignedOutput,
-} from './_maps.ts';
+} from '../../src/analysis/argument_maps.ts';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { defineTool } from '../../src/contract/define.ts';
+import { empty, ok } from '../../src/contract/envelope.ts';
+import { ToolError } from '../../src/contract/errors.ts';
+import { offsetPages, pagedOutput } from '../../src/contract/limits.ts';
 
 export const argument_list = defineTool({
   name: 'argument_list',

@@ -1,15 +1,10 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import {
-  type BlockKind,
-  blockKeyInput,
-  blockKinds,
-  citationOutput,
-  MAX_CITATIONS,
-} from '../../src/drafting/blocks.ts';
+import { type BlockKind, blockKinds } from '../../src/db/schema/drafting.ts';
+import { blockKeyInput, citationOutput, MAX_CITATIONS } from '../../src/drafting/blocks.ts';
 import {
   blockContext,
   contextItemOutput,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { caseIdInput } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
@@ -6,11 +7,10 @@ import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { type DraftBlockRow, draftBlocks } from '../../src/db/schema/drafting.ts';
 import type { DbOrTx } from '../../src/db/types.ts';
-import { caseIdInput } from '../../src/domain/cases.ts';
+import { addVersion, lockCase } from '../../src/drafting/block_versions.ts';
 import { blockKeyInput, MAX_BLOCK_TEXT } from '../../src/drafting/blocks.ts';
+import { loadDraftableCase } from '../../src/drafting/draftable_case.ts';
 import { blockRefOutput, loadBlock } from '../../src/drafting/store.ts';
-import { loadDraftableCase } from './_case.ts';
-import { addVersion, lockCase } from './_write.ts';
 
 const editInput = z
   .strictObject({

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
+import { blockKinds } from '../../src/db/schema/drafting.ts';
 import { currentBlocks, missingRequired, versionCounts } from '../../src/drafting/store.ts';
 
 const blockOutput = z.object({

@@ -1,23 +1,23 @@
 import * as z from 'zod';
+import { caseIdInput } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseIdInput } from '../../src/domain/cases.ts';
+import { blockKinds } from '../../src/db/schema/drafting.ts';
+import { addVersion, type BlockWrite, checkRefs, lockCase } from '../../src/drafting/block_versions.ts';
 import {
   blockContentHash,
   blockKeyInput,
-  blockKinds,
   citationInput,
   MAX_BLOCK_REFS,
   MAX_BLOCK_TEXT,
   MAX_CITATIONS,
 } from '../../src/drafting/blocks.ts';
+import { loadDraftableCase } from '../../src/drafting/draftable_case.ts';
 import { blockRefOutput } from '../../src/drafting/store.ts';
-import { loadDraftableCase } from './_case.ts';
-import { addVersion, type BlockWrite, checkRefs, lockCase } from './_write.ts';
 
 export const MAX_BLOCKS_PER_WRITE = 50;
 

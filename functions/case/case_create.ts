@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { caseFields, caseOutput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { getTableColumns, sql } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseFields, caseOutput, caseView } from './_shared.ts';
 
 export const case_create = defineTool({
   name: 'case_create',

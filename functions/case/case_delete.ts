@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { caseIdInput } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseIdInput } from '../../src/domain/cases.ts';
 
 export const case_delete = defineTool({
   name: 'case_delete',

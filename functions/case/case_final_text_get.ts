@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 
 export const case_final_text_get = defineTool({
   name: 'case_final_text_get',

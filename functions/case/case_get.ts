@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseOutput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { caseOutput, caseView } from './_shared.ts';
 
 export const case_get = defineTool({
   name: 'case_get',

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { caseOutcomeInput, caseStatusInput, caseSummary, caseSummaryOutput } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseOutcomeInput, caseStatusInput, caseSummary, caseSummaryOutput } from './_shared.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 

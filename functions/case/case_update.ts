@@ -1,12 +1,12 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseFields, caseOutput, caseStatusInput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { and, eq, isNull, ne } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { caseFields, caseOutput, caseStatusInput, caseView } from './_shared.ts';
 
 export const case_update = defineTool({
   name: 'case_update',

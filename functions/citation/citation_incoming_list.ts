@@ -5,10 +5,10 @@ import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, eq, inArray, type SQL } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { citations, decisionMetadata } from '../../src/db/schema/precedents.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { treatments } from '../../src/db/schema/vocabulary.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { citationOutput, citationView, documentRef, refOf } from '../../src/precedents/citation_views.ts';
 import { liveCiting, numberKeys, numbersInput } from '../../src/precedents/views.ts';
-import { treatments } from '../../src/precedents/vocabulary.ts';
 
 const keyset = createdAtKeyset(citations.createdAt, citations.id);
 

@@ -4,9 +4,9 @@ import { pagedOutput } from '../../src/contract/limits.ts';
 import { aliasedTable, and, asc, eq, isNotNull, isNull, type SQL, sql } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { citations, decisionMetadata } from '../../src/db/schema/precedents.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { treatments } from '../../src/db/schema/vocabulary.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { citationOutput, citationView, documentRef, refOf } from '../../src/precedents/citation_views.ts';
-import { treatments } from '../../src/precedents/vocabulary.ts';
 
 export const citation_list = defineTool({
   name: 'citation_list',

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { claimStatuses, claims } from '../../src/db/schema/analysis.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 
 export const claim_list = defineTool({
   name: 'claim_list',

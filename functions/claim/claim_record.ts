@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { claimKinds } from '../../src/analysis/claims.ts';
+import { addClaim, changeClaim } from '../../src/analysis/agent_claims.ts';
 import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
+import { claimKinds } from '../../src/db/schema/analysis.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { normalizeHebrew } from '../../src/search/normalize.ts';
-import { addClaim, changeClaim } from './_record.ts';
+import { normalizeHebrew } from '../../src/hebrew/text.ts';
 
 const actions = ['add', 'confirm', 'reword', 'reject', 'merge'] as const;
 type Action = (typeof actions)[number];

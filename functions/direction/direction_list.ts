@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { directionStatuses, directions } from '../../src/db/schema/review.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { directionOutput, directionView } from './_directions.ts';
+import { directionOutput, directionView } from '../../src/review/directions.ts';
 
 export const direction_list = defineTool({
   name: 'direction_list',

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
@@ -6,9 +7,8 @@ import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { and, eq, inArray } from '../../src/db/orm.ts';
 import { argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
 import { directions } from '../../src/db/schema/review.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { directionOutput, directionView, MAX_DIRECTION_ARGUMENTS } from '../../src/review/directions.ts';
 import { outcomeInput, outcomeLabels, outcomeOf, parseOutcome } from '../../src/review/outcomes.ts';
-import { directionOutput, directionView, MAX_DIRECTION_ARGUMENTS } from './_directions.ts';
 
 interface Content {
   title: string;

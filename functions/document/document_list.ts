@@ -1,16 +1,11 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, getTableColumns, type SQL } from '../../src/db/orm.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
-import {
-  corpusInput,
-  documentSummary,
-  documentSummaryOutput,
-  roleInput,
-} from '../../src/domain/documents.ts';
+import { corpusInput, documentSummary, documentSummaryOutput, roleInput } from '../../src/documents/views.ts';
 
 const keyset = createdAtKeyset(documents.createdAt, documents.id);
 

@@ -3,7 +3,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, asc, eq, gte, lte } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
-import { documentIdInput, loadDocument } from '../../src/domain/documents.ts';
+import { documentIdInput, loadDocument } from '../../src/documents/views.ts';
 
 /** At most this many pages, and about this many characters, per call (C6: long text is paged). */
 export const MAX_PAGES_PER_CALL = 20;

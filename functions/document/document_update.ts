@@ -6,14 +6,14 @@ import { invalidArg, invalidArgs, one } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
 import { eq } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
-import { committeeField, courtField, decisionFields } from '../../src/domain/decisions.ts';
 import {
   documentIdInput,
   documentOutput,
   documentView,
   loadDocument,
   roleInput,
-} from '../../src/domain/documents.ts';
+} from '../../src/documents/views.ts';
+import { committeeField, courtField, decisionFields } from '../../src/precedents/decision_fields.ts';
 
 const forCorpora = <T extends z.ZodType>(corpora: string, field: T): T =>
   field.describe(`${corpora}: ${field.description ?? ''}`);

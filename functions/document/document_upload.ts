@@ -1,9 +1,8 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { roleInput } from '../../src/domain/documents.ts';
 import {
   checkContent,
   contentFields,
@@ -11,7 +10,8 @@ import {
   storeUpload,
   uploadMessage,
   uploadOutput,
-} from '../../src/domain/uploads.ts';
+} from '../../src/documents/uploads.ts';
+import { roleInput } from '../../src/documents/views.ts';
 
 export const document_upload = defineTool({
   name: 'document_upload',

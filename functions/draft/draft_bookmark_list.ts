@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
-import { anchorOutput, anchorsOf, latestExport, loadExport } from './_exports.ts';
+import { anchorOutput, anchorsOf, latestExport, loadExport } from '../../src/drafting/exports.ts';
 
 export const draft_bookmark_list = defineTool({
   name: 'draft_bookmark_list',

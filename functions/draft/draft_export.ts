@@ -1,16 +1,15 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
-import { type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
+import { blockKinds, type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { assemble } from '../../src/drafting/assemble.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
 import { DRAFT_EXPORT, enqueueExport, exportBlocksHash } from '../../src/drafting/export_job.ts';
+import { anchorOutput, anchorsOf, MAX_EXPORT_BLOCKS } from '../../src/drafting/exports.ts';
 import { currentBlocks } from '../../src/drafting/store.ts';
-import { anchorOutput, anchorsOf, MAX_EXPORT_BLOCKS } from './_exports.ts';
 
 /** The file is returned inline up to this size (base64 is 4/3 of it, under the response body cap). */
 export const MAX_INLINE_BYTES = 700 * 1024;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
+import { blockKinds } from '../../src/db/schema/drafting.ts';
 import { assemble, renderDraft } from '../../src/drafting/assemble.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
 import { currentBlocks } from '../../src/drafting/store.ts';
 
 /** The longest draft returned whole; a longer one is cut and says so. */

@@ -1,11 +1,11 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, asc, eq } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { runView, storeRun, validationOutput } from '../../src/review/runs.ts';
 import { validateDocument, validateDraft } from '../../src/review/validate.ts';
 

@@ -3,7 +3,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
-import { drainReportOutput, jobKindInput } from './_shared.ts';
+import { drainReportOutput, jobKindInput } from '../../src/jobs/views.ts';
 
 export const extraction_run = defineTool({
   name: 'extraction_run',

@@ -6,8 +6,8 @@ import { and, desc, eq, type SQL, sql } from '../../src/db/orm.ts';
 import { documentStatuses } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { documentSubject } from '../../src/documents/extract_job.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
-import { jobKindInput, MAX_KINDS } from './_shared.ts';
+import { loadDocument } from '../../src/documents/views.ts';
+import { jobKindInput, MAX_KINDS } from '../../src/jobs/views.ts';
 
 /** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */
 const SUBJECT_JOBS_CAP = 50;

@@ -1,12 +1,12 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, isNull, or, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { blockKindInput, feedbackOutput, feedbackView } from './_feedback.ts';
+import { blockKindInput, feedbackOutput, feedbackView } from '../../src/review/feedback.ts';
 
 export const feedback_list = defineTool({
   name: 'feedback_list',

@@ -1,13 +1,13 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { eq } from '../../src/db/orm.ts';
 import { chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { normalizeHebrew } from '../../src/search/normalize.ts';
-import { blockKindInput, feedbackOutput, feedbackView } from './_feedback.ts';
+import { normalizeHebrew } from '../../src/hebrew/text.ts';
+import { blockKindInput, feedbackOutput, feedbackView } from '../../src/review/feedback.ts';
 
 interface Remark {
   case_id?: string | undefined;

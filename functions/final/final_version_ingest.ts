@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
@@ -14,8 +15,7 @@ import {
   finalVersionBlocks,
   finalVersions,
 } from '../../src/db/schema/drafting.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { checkContent, contentBytes, contentFields, storeUpload } from '../../src/domain/uploads.ts';
+import { checkContent, contentBytes, contentFields, storeUpload } from '../../src/documents/uploads.ts';
 import { EXPORT_PROPERTY } from '../../src/drafting/anchors.ts';
 import { paragraphsOf } from '../../src/drafting/blocks.ts';
 import { type ReadDocx, readDocx } from '../../src/drafting/docx_reader.ts';

@@ -4,9 +4,9 @@ import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { writeArtifact } from './_artifacts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
-import { sentence, use } from './_roles.ts';
+import { NEXT_STEP, NEXT_STEP_PROPOSED, writeArtifact } from '../../src/governance/artifacts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
+import { sentence, use } from '../../src/governance/roles.ts';
 
 export const hai_accept_next_step = defineTool({
   name: 'hai_accept_next_step',
@@ -92,20 +92,13 @@ export const hai_accept_next_step = defineTool({
           .where(
             and(
               eq(haiArtifacts.projectId, input.project_id),
-              eq(haiArtifacts.name, 'NEXT_STEP.proposed.md'),
+              eq(haiArtifacts.name, NEXT_STEP_PROPOSED),
               eq(haiArtifacts.version, row.version),
             ),
           ),
         `text of proposal ${row.version}`,
       );
-      const version = await writeArtifact(
-        tx,
-        ctx,
-        input.project_id,
-        'NEXT_STEP.md',
-        text.content,
-        text.sha256,
-      );
+      const version = await writeArtifact(tx, ctx, input.project_id, NEXT_STEP, text.content, text.sha256);
       const now = ctx.now();
       await tx
         .update(haiProposals)

@@ -4,10 +4,10 @@ import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { and, eq, gt, isNull } from '../../src/db/orm.ts';
 import { haiLeases } from '../../src/db/schema/hai.ts';
-import { MAX_SESSIONS } from './_contracts.ts';
-import { cacheLease, leaseOutput, leaseView } from './_leases.ts';
-import { loadContract, loadMission, missionIdInput, requireActive } from './_missions.ts';
-import { deviceIdInput, requireDevice } from './_projects.ts';
+import { MAX_SESSIONS } from '../../src/governance/contracts.ts';
+import { cacheLease, leaseOutput, leaseView } from '../../src/governance/leases.ts';
+import { loadContract, loadMission, missionIdInput, requireActive } from '../../src/governance/missions.ts';
+import { deviceIdInput, requireDevice } from '../../src/governance/projects.ts';
 
 const DEFAULT_TTL_S = 1800;
 

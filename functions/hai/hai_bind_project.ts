@@ -1,12 +1,12 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { and, eq, sql } from '../../src/db/orm.ts';
 import { haiMounts, haiProjects } from '../../src/db/schema/hai.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { deviceIdInput, projectIdInput } from './_projects.ts';
-import { writtenOrExisting } from './_writes.ts';
+import { deviceIdInput, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_bind_project = defineTool({
   name: 'hai_bind_project',

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiActivityChecks } from '../../src/db/schema/hai.ts';
-import { normaliseActivity, scopeOf } from './_contracts.ts';
-import { leaseIdInput, writeUnderLease } from './_leases.ts';
-import { writtenOrExisting } from './_writes.ts';
+import { normaliseActivity, scopeOf } from '../../src/governance/contracts.ts';
+import { leaseIdInput, writeUnderLease } from '../../src/governance/leases.ts';
 
 export const hai_check_activity = defineTool({
   name: 'hai_check_activity',

@@ -11,9 +11,9 @@ import {
   isFreelyWritable,
   latestVersions,
   writeArtifactIfChanged,
-} from './_artifacts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
-import { sentence, use, whoDoes } from './_roles.ts';
+} from '../../src/governance/artifacts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
+import { sentence, use, whoDoes } from '../../src/governance/roles.ts';
 
 /** How many artifacts one checkpoint may write. */
 const MAX_WRITES = 10;

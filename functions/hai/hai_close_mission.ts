@@ -4,11 +4,17 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiEvidence } from '../../src/db/schema/hai.ts';
+import { endedLeasesOutput, revokeSessions, uncacheLeases } from '../../src/governance/leases.ts';
+import {
+  loadContract,
+  loadMission,
+  missionIdInput,
+  missionOutput,
+  missionView,
+} from '../../src/governance/missions.ts';
+import { deviceIdInput, requireDevice } from '../../src/governance/projects.ts';
+import { sentence, use } from '../../src/governance/roles.ts';
 import { runCheck } from '../../src/review/criteria.ts';
-import { endedLeasesOutput, revokeSessions, uncacheLeases } from './_leases.ts';
-import { loadContract, loadMission, missionIdInput, missionOutput, missionView } from './_missions.ts';
-import { deviceIdInput, requireDevice } from './_projects.ts';
-import { sentence, use } from './_roles.ts';
 
 export const hai_close_mission = defineTool({
   name: 'hai_close_mission',

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { missionStates } from '../../src/db/schema/hai.ts';
-import { contractOutput, contractView } from './_contracts.ts';
-import { leaseIdInput, readLease } from './_leases.ts';
-import { loadContract } from './_missions.ts';
+import { contractOutput, contractView } from '../../src/governance/contracts.ts';
+import { leaseIdInput, readLease } from '../../src/governance/leases.ts';
+import { loadContract } from '../../src/governance/missions.ts';
 
 export const hai_get_contract = defineTool({
   name: 'hai_get_contract',

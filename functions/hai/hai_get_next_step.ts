@@ -1,10 +1,8 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
-import { and, eq } from '../../src/db/orm.ts';
-import { haiArtifacts, haiProposals } from '../../src/db/schema/hai.ts';
-import { latestArtifact, proposalText } from './_artifacts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
+import { nextStepOf } from '../../src/governance/artifacts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_get_next_step = defineTool({
   name: 'hai_get_next_step',
@@ -38,12 +36,7 @@ export const hai_get_next_step = defineTool({
   mutates: false,
   async run({ ctx, input }) {
     await loadProject(ctx.db, ctx, input.project_id);
-    const canonical = await latestArtifact(ctx.db, input.project_id, 'NEXT_STEP.md');
-    const [pending] = await ctx.db
-      .select({ proposal: haiProposals, artifact: haiArtifacts })
-      .from(haiProposals)
-      .innerJoin(haiArtifacts, proposalText)
-      .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')));
+    const { accepted: canonical, pending } = await nextStepOf(ctx.db, input.project_id);
     const data = {
       project_id: input.project_id,
       next_step:

@@ -3,7 +3,7 @@ import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { eq, sql } from '../../src/db/orm.ts';
 import { haiInbox, haiLanes, haiMissions, haiProjects } from '../../src/db/schema/hai.ts';
-import { healthOutput, liveLeaseCount, storeHealth } from './_state.ts';
+import { healthOutput, liveLeaseCount, storeHealth } from '../../src/governance/status.ts';
 
 const count = z.int().min(0);
 

@@ -11,10 +11,10 @@ import {
   termsHash,
   validContract,
   writeContract,
-} from './_contracts.ts';
-import { loadContract, missionOutput, missionView } from './_missions.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
-import { sentence, use } from './_roles.ts';
+} from '../../src/governance/contracts.ts';
+import { loadContract, missionOutput, missionView } from '../../src/governance/missions.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
+import { sentence, use } from '../../src/governance/roles.ts';
 
 export const hai_open_mission = defineTool({
   name: 'hai_open_mission',

@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
-import { writtenOrExisting } from './_writes.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_park = defineTool({
   name: 'hai_park',

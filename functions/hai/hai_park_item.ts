@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiParkedItems } from '../../src/db/schema/hai.ts';
-import { loadMission, missionIdInput, requireActive } from './_missions.ts';
-import { writtenOrExisting } from './_writes.ts';
+import { loadMission, missionIdInput, requireActive } from '../../src/governance/missions.ts';
 
 export const hai_park_item = defineTool({
   name: 'hai_park_item',

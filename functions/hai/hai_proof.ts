@@ -1,14 +1,14 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiEvidence, proofResults } from '../../src/db/schema/hai.ts';
+import { leaseIdInput, writeUnderLease } from '../../src/governance/leases.ts';
+import { deviceIdInput, requireDevice } from '../../src/governance/projects.ts';
 import { runCheck } from '../../src/review/criteria.ts';
-import { leaseIdInput, writeUnderLease } from './_leases.ts';
-import { deviceIdInput, requireDevice } from './_projects.ts';
-import { writtenOrExisting } from './_writes.ts';
 
 export const hai_proof = defineTool({
   name: 'hai_proof',

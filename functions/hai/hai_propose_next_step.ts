@@ -4,8 +4,8 @@ import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { and, desc, eq } from '../../src/db/orm.ts';
 import { haiArtifacts, haiProposals, proposalStates } from '../../src/db/schema/hai.ts';
-import { proposalText, writeArtifact } from './_artifacts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
+import { NEXT_STEP_PROPOSED, proposalText, writeArtifact } from '../../src/governance/artifacts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_propose_next_step = defineTool({
   name: 'hai_propose_next_step',
@@ -61,14 +61,7 @@ export const hai_propose_next_step = defineTool({
         .set({ state: 'superseded' })
         .where(and(eq(haiProposals.projectId, input.project_id), eq(haiProposals.state, 'pending')))
         .returning({ version: haiProposals.version });
-      const version = await writeArtifact(
-        tx,
-        ctx,
-        input.project_id,
-        'NEXT_STEP.proposed.md',
-        input.content,
-        sha,
-      );
+      const version = await writeArtifact(tx, ctx, input.project_id, NEXT_STEP_PROPOSED, input.content, sha);
       await tx.insert(haiProposals).values({
         projectId: input.project_id,
         version,

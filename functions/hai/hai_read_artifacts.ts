@@ -4,8 +4,8 @@ import { empty, ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { and, eq, inArray, sql } from '../../src/db/orm.ts';
 import { haiArtifacts } from '../../src/db/schema/hai.ts';
-import { confineArtifactName, latestVersions } from './_artifacts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
+import { confineArtifactName, latestVersions } from '../../src/governance/artifacts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 
 /** How many names one call reads, and how many artifacts the index shows. */
 const MAX_NAMES = 20;

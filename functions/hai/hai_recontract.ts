@@ -9,8 +9,8 @@ import {
   termsHash,
   validContract,
   writeContract,
-} from './_contracts.ts';
-import { endedLeasesOutput, revokeSessions, uncacheLeases } from './_leases.ts';
+} from '../../src/governance/contracts.ts';
+import { endedLeasesOutput, revokeSessions, uncacheLeases } from '../../src/governance/leases.ts';
 import {
   loadContract,
   loadMission,
@@ -18,7 +18,7 @@ import {
   missionOutput,
   missionView,
   requireActive,
-} from './_missions.ts';
+} from '../../src/governance/missions.ts';
 
 export const hai_recontract = defineTool({
   name: 'hai_recontract',

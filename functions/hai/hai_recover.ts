@@ -3,11 +3,11 @@ import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { and, desc, eq } from '../../src/db/orm.ts';
 import { haiCheckpoints, haiProposals } from '../../src/db/schema/hai.ts';
-import { artifactVersionsOutput } from './_artifacts.ts';
-import { MAX_CRITERIA } from './_contracts.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
-import { type Holds, sentence, use, whoDoes } from './_roles.ts';
-import { type ActiveMission, activeMissions } from './_state.ts';
+import { artifactVersionsOutput } from '../../src/governance/artifacts.ts';
+import { MAX_CRITERIA } from '../../src/governance/contracts.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
+import { type Holds, sentence, use, whoDoes } from '../../src/governance/roles.ts';
+import { type ActiveMission, activeMissions } from '../../src/governance/status.ts';
 
 /** A live lease this close to its end is reported as expiring. */
 const EXPIRING_MS = 10 * 60 * 1000;

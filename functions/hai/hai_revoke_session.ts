@@ -4,7 +4,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
 import { haiLeases } from '../../src/db/schema/hai.ts';
-import { uncacheLeases } from './_leases.ts';
+import { uncacheLeases } from '../../src/governance/leases.ts';
 
 export const hai_revoke_session = defineTool({
   name: 'hai_revoke_session',

@@ -4,7 +4,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
 import { and, eq, ne, sql } from '../../src/db/orm.ts';
 import { haiLanes, laneStates } from '../../src/db/schema/hai.ts';
-import { loadProject, MAX_ACTIVE_LANES, projectIdInput } from './_projects.ts';
+import { loadProject, MAX_ACTIVE_LANES, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_set_focus = defineTool({
   name: 'hai_set_focus',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { loadProject, projectIdInput } from './_projects.ts';
+import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 import {
   activeMissions,
   healthOutput,
@@ -12,7 +12,7 @@ import {
   projectSummaries,
   projectSummaryOutput,
   storeHealth,
-} from './_state.ts';
+} from '../../src/governance/status.ts';
 
 export const hai_status = defineTool({
   name: 'hai_status',

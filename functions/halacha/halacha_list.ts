@@ -4,7 +4,7 @@ import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, type SQL } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { holdingStatuses, holdings } from '../../src/db/schema/holdings.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { holdingOutput, holdingView } from '../../src/halacha/views.ts';
 
 export const halacha_list = defineTool({

@@ -1,6 +1,5 @@
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { courtField, decisionFields } from '../../src/domain/decisions.ts';
 import {
   checkContent,
   contentFields,
@@ -8,7 +7,8 @@ import {
   storeUpload,
   uploadMessage,
   uploadOutput,
-} from '../../src/domain/uploads.ts';
+} from '../../src/documents/uploads.ts';
+import { courtField, decisionFields } from '../../src/precedents/decision_fields.ts';
 
 export const library_add = defineTool({
   name: 'library_add',

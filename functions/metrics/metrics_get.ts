@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
+import { blockKinds } from '../../src/db/schema/drafting.ts';
 import { metrics, periods, sinceOf } from '../../src/review/metrics.ts';
 import { workflowStages } from '../../src/review/workflow.ts';
 

@@ -4,9 +4,9 @@ import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
 import { citations, missingPrecedents } from '../../src/db/schema/precedents.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { missingResolutions } from '../../src/db/schema/vocabulary.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { loadMissing, missingOutput, missingView } from '../../src/precedents/missing.ts';
-import { missingResolutions } from '../../src/precedents/vocabulary.ts';
 
 export const missing_precedent_close = defineTool({
   name: 'missing_precedent_close',

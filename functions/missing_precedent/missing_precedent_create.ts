@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { missingPrecedents } from '../../src/db/schema/precedents.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
 import { splitProceedings } from '../../src/legal/proceedings.ts';
 import { resolveKeys } from '../../src/precedents/extractors.ts';
 import { missingOutput, missingView } from '../../src/precedents/missing.ts';

@@ -1,12 +1,12 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, eq, inArray, type SQL } from '../../src/db/orm.ts';
 import { missingPrecedents } from '../../src/db/schema/precedents.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
+import { missingStatuses } from '../../src/db/schema/vocabulary.ts';
 import { missingOutput, missingView, reachableMissing } from '../../src/precedents/missing.ts';
 import { numberKeys, numbersInput } from '../../src/precedents/views.ts';
-import { missingStatuses } from '../../src/precedents/vocabulary.ts';
 
 const keyset = createdAtKeyset(missingPrecedents.createdAt, missingPrecedents.id);
 

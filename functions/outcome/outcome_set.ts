@@ -1,10 +1,10 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
 import { caseOutcomes, cases } from '../../src/db/schema/cases.ts';
 import { directions } from '../../src/db/schema/review.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
 import { outcomeInput, outcomeLabels, outcomeOf, parseOutcome } from '../../src/review/outcomes.ts';
 
 const outcomeField = z.enum(caseOutcomes);

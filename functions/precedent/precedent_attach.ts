@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
@@ -6,10 +7,15 @@ import { and, eq, isNull } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { loadDocument } from '../../src/documents/views.ts';
+import {
+  citationKey,
+  precedentOutput,
+  precedentView,
+  quoteKey,
+  sectionKey,
+} from '../../src/precedents/case_precedents.ts';
 import { resolveKeys } from '../../src/precedents/extractors.ts';
-import { citationKey, precedentOutput, precedentView, quoteKey, sectionKey } from './_shared.ts';
 
 export const precedent_attach = defineTool({
   name: 'precedent_attach',

@@ -1,14 +1,19 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, inArray, isNull, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
+import {
+  citationKey,
+  precedentOutput,
+  precedentView,
+  sectionKey,
+} from '../../src/precedents/case_precedents.ts';
 import { resolveKeys } from '../../src/precedents/extractors.ts';
-import { citationKey, precedentOutput, precedentView, sectionKey } from './_shared.ts';
 
 export const precedent_list = defineTool({
   name: 'precedent_list',

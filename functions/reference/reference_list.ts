@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import { canonicalKey } from '../../src/analysis/keys.ts';
-import { referenceKinds } from '../../src/analysis/references.ts';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, inArray, type SQL, sql } from '../../src/db/orm.ts';
-import { caseReferences } from '../../src/db/schema/analysis.ts';
+import { caseReferences, referenceKinds } from '../../src/db/schema/analysis.ts';
 import { documents } from '../../src/db/schema/documents.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
-import { loadDocument } from '../../src/domain/documents.ts';
+import { loadDocument } from '../../src/documents/views.ts';
 import { provenanceOf, provenanceOutput } from '../../src/extractors/provenance.ts';
 
 /** Occurrences shown per key; `count` says how many there are. */

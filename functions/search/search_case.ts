@@ -1,8 +1,14 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
 import { analyzeQuery } from '../../src/search/normalize.ts';
-import { hitDescription, queryInput, runSearch, searchOutput, searchPages } from './_shared.ts';
+import {
+  hitDescription,
+  queryInput,
+  runSearch,
+  searchOutput,
+  searchPages,
+} from '../../src/search/search_tool.ts';
 
 export const search_case = defineTool({
   name: 'search_case',

@@ -1,19 +1,20 @@
 import * as z from 'zod';
+import { loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { documentChunks, documents } from '../../src/db/schema/documents.ts';
 import type { Db } from '../../src/db/types.ts';
-import { loadLiveCase } from '../../src/domain/cases.ts';
+import { normalizeHebrew, prefixStripped, tokens } from '../../src/hebrew/text.ts';
+import { analyzeQuery, STOP_WORDS } from '../../src/search/normalize.ts';
 import {
-  analyzeQuery,
-  normalizeHebrew,
-  prefixStripped,
-  STOP_WORDS,
-  tokens,
-} from '../../src/search/normalize.ts';
-import { hitDescription, queryInput, runSearch, searchOutput, searchPages } from './_shared.ts';
+  hitDescription,
+  queryInput,
+  runSearch,
+  searchOutput,
+  searchPages,
+} from '../../src/search/search_tool.ts';
 
 /** Words found in nearly every appeals-committee document: they say nothing about what a case is about. */
 const BOILERPLATE = new Set(

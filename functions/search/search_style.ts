@@ -1,6 +1,12 @@
 import { defineTool } from '../../src/contract/define.ts';
 import { analyzeQuery } from '../../src/search/normalize.ts';
-import { hitDescription, queryInput, runSearch, searchOutput, searchPages } from './_shared.ts';
+import {
+  hitDescription,
+  queryInput,
+  runSearch,
+  searchOutput,
+  searchPages,
+} from '../../src/search/search_tool.ts';
 
 export const search_style = defineTool({
   name: 'search_style',

@@ -6,6 +6,7 @@ import { invalidArgs } from '../../src/contract/errors.ts';
 import { and, asc, count, eq, inArray, ne } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments, stylePartNames, styleSegments } from '../../src/db/schema/holdings.ts';
+import { outcomes } from '../../src/db/schema/vocabulary.ts';
 import {
   type ExtractionTargets,
   extractionNext,
@@ -15,7 +16,6 @@ import {
   runExtraction,
   waitMsInput,
 } from '../../src/extractors/tool.ts';
-import { outcomes } from '../../src/precedents/vocabulary.ts';
 import { styleExtractor } from '../../src/style/extractor.ts';
 import { pendingStyle } from '../../src/style/pending.ts';
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { caseOutcomes } from '../../src/db/schema/cases.ts';
-import { caseIdInput, loadLiveCase } from '../../src/domain/cases.ts';
-import { blockKinds } from '../../src/drafting/blocks.ts';
+import { blockKinds } from '../../src/db/schema/drafting.ts';
 import { caseState, stageOf, workflowStages } from '../../src/review/workflow.ts';
 
 const stage = z.enum(workflowStages);

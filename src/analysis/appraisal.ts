@@ -4,31 +4,17 @@
 // betterment), the price per m², areas, and coefficients by name as percentages. Each fact is about the
 // parcel and plan named last before it. Sentences about comparable sales, and sentences that report another
 // appraiser's figures («שמאי הוועדה העריך…», «לטענת…»), are not this appraiser's facts and are skipped.
+
+import type { AppraiserRole, FactKind, FactUnit } from '../db/schema/analysis.ts';
+import type { DocumentRole } from '../db/schema/documents.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 import { findDates } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
 import { findMoney } from '../legal/money.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { findPlans } from '../legal/plans.ts';
 import { canonicalName, Q } from '../legal/text.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
 import { pageBlocks, plainText } from './layout.ts';
-import type { DocumentRole } from './roles.ts';
-
-export const factKinds = [
-  'determining_date',
-  'value_prior',
-  'value_new',
-  'betterment',
-  'levy',
-  'price_per_sqm',
-  'area',
-  'coefficient',
-] as const;
-export type FactKind = (typeof factKinds)[number];
-export const factUnits = ['date', 'agorot', 'sqm', 'percent'] as const;
-export type FactUnit = (typeof factUnits)[number];
-export const appraiserRoles = ['deciding', 'advisory', 'committee', 'appellants', 'other'] as const;
-export type AppraiserRole = (typeof appraiserRoles)[number];
 
 export const APPRAISAL_ROLES: readonly DocumentRole[] = [
   'appraisal',

@@ -7,13 +7,10 @@
 // - a paragraph asking for relief (לפיכך מתבקשת ועדת הערר …, or under «הסעדים המבוקשים») is kind "relief";
 // - procedural paragraphs (the parties, dates, «הערר הוגש ביום») are skipped unless they also argue.
 // Judgement (rewording, grouping) is the agents'; this only proposes candidates with where they are written.
+import type { ClaimKind, ClaimParty } from '../db/schema/analysis.ts';
+import type { DocumentRole } from '../db/schema/documents.ts';
 import { type Block, cueList, hasCue, pageBlocks } from './layout.ts';
-import { type DocumentRole, partyOfRole } from './roles.ts';
-
-export const claimParties = ['appellant', 'respondent', 'third_party'] as const;
-export type ClaimParty = (typeof claimParties)[number];
-export const claimKinds = ['claim', 'relief'] as const;
-export type ClaimKind = (typeof claimKinds)[number];
+import { partyOfRole } from './roles.ts';
 
 export interface ClaimCandidate {
   party: ClaimParty;

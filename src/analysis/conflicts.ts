@@ -1,8 +1,10 @@
 // The appraisers' facts side by side: grouped by kind (and name) and subject (parcel, plan), and the conflicts
 // among them: the same kind and subject with values from different appraisers that differ by more than a
 // tolerance. A fact whose appraisal names no parcel (or plan) joins the one group it can belong to.
+
+import type { AppraiserRole, FactKind, FactUnit } from '../db/schema/analysis.ts';
 import { formatShekels } from '../legal/money.ts';
-import { type AppraiserRole, daysToIso, type FactKind, type FactUnit } from './appraisal.ts';
+import { daysToIso } from './appraisal.ts';
 
 export interface FactRow {
   id: string;

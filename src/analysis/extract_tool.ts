@@ -2,16 +2,16 @@
 // target (one document or a case's documents, reachable first), roles detected where none is known, one job
 // per document in the tool's transaction, wait_ms, and the summary once the jobs are done.
 import * as z from 'zod';
+import { loadLiveCase } from '../cases/live.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { ok } from '../contract/envelope.ts';
 import { invalidArg } from '../contract/errors.ts';
+import type { DocumentRole } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
-import { loadLiveCase } from '../domain/cases.ts';
-import { loadDocument } from '../domain/documents.ts';
+import { loadDocument } from '../documents/views.ts';
 import type { Extractor } from '../extractors/framework.ts';
 import { extractionNext, extractionTargets, runExtraction, waitMsInput } from '../extractors/tool.ts';
 import { detectMissingRoles, ensureRole } from './extractors.ts';
-import type { DocumentRole } from './roles.ts';
 
 export const extractInput = {
   document_id: z.uuid().optional().describe('One case document'),

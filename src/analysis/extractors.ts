@@ -4,14 +4,14 @@
 // first page when no one gave it, before any of them reads it.
 import { and, asc, eq, inArray, isNull, notExists, sql } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, caseReferences, claims } from '../db/schema/analysis.ts';
-import { type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
+import { type DocumentRole, type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
 import { APPRAISAL_ROLES, extractFacts, findAppraiser } from './appraisal.ts';
 import { CLAIM_ROLES, extractClaims } from './claims.ts';
 import { extractReferences } from './references.ts';
-import { type DocumentRole, detectRole } from './roles.ts';
+import { detectRole } from './roles.ts';
 
 const BATCH = 200;
 

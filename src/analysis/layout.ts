@@ -1,7 +1,7 @@
 // A page's text as blocks: headings and numbered paragraphs, with offsets into the page text exactly as
 // document_text_get returns it. Text files and DOCX give one line per paragraph; PDF text wraps a paragraph
 // over several lines, so an unlabelled line continues the paragraph above it unless it reads as a heading.
-import { normalizeHebrew } from '../search/normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 
 export interface Block {
   kind: 'heading' | 'paragraph';

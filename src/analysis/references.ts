@@ -2,6 +2,7 @@
 // parcels, each with a canonical key and where it is written. Read in document order, because a section
 // with a bare «לחוק» (or none) belongs to the statute named last before it, else to the Planning and
 // Building Law; a bare «לתקנות» to the regulations named last (none named: left out rather than guessed).
+import type { ReferenceKind } from '../db/schema/analysis.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { findPlans } from '../legal/plans.ts';
 import {
@@ -13,9 +14,6 @@ import {
   PLANNING_LAW,
 } from '../legal/statutes.ts';
 import { plainText } from './layout.ts';
-
-export const referenceKinds = ['statute', 'section', 'regulation', 'plan', 'parcel'] as const;
-export type ReferenceKind = (typeof referenceKinds)[number];
 
 export interface ReferenceCandidate {
   kind: ReferenceKind;

@@ -2,23 +2,8 @@
 // the first heading line that names a kind of document decides («כתב ערר», «כתב תשובה», «חוות דעת שמאי»,
 // «שומה מכרעת», «שמאי מייעץ», «פרוטוקול», «תקנון», «החלטה»). The committee's own heading line («ועדת הערר …»)
 // names none, so it never decides.
-import { normalizeHebrew } from '../search/normalize.ts';
-
-export const documentRoles = [
-  'appeal',
-  'response',
-  'appraisal',
-  'deciding_appraisal',
-  'advisory_appraisal',
-  'protocol',
-  'plan',
-  'decision',
-  'other',
-] as const;
-export type DocumentRole = (typeof documentRoles)[number];
-
-export const roleSources = ['given', 'detected'] as const;
-export type RoleSource = (typeof roleSources)[number];
+import type { DocumentRole } from '../db/schema/documents.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 
 /** Per line, in this order: a line «כתב ערר על שומה מכרעת» is an appeal, not the assessment. */
 const RULES: [DocumentRole, RegExp][] = [

@@ -4,11 +4,10 @@
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { and, asc, eq, inArray } from '../db/orm.ts';
-import { argumentClaims, claimStatuses, claims } from '../db/schema/analysis.ts';
+import { argumentClaims, claimKinds, claimParties, claimStatuses, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
-import { claimKinds, claimParties } from './claims.ts';
 
 export const partyInput = z.enum(claimParties);
 

@@ -7,10 +7,11 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { Hono as HonoApp } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { liveCase } from '../cases/live.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { constantTimeEqual, sha256Hex } from '../contract/hash.ts';
 import type { Registry } from '../contract/registry.ts';
-import { count, eq, isNull } from '../db/orm.ts';
+import { count, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { haiMissions } from '../db/schema/hai.ts';
 import { type OwnerRow, ownerApprovals, ownerLoginLinks } from '../db/schema/owners.ts';
@@ -204,7 +205,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
     const [pending, missions, open] = await Promise.all([
       db.select({ n: count() }).from(ownerApprovals).where(eq(ownerApprovals.state, 'pending')),
       db.select({ n: count() }).from(haiMissions).where(eq(haiMissions.state, 'active')),
-      db.select({ n: count() }).from(cases).where(isNull(cases.deletedAt)),
+      db.select({ n: count() }).from(cases).where(liveCase),
     ]);
     return render(
       c,

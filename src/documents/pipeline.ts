@@ -1,6 +1,6 @@
-import type { DocumentRole } from '../analysis/roles.ts';
 import { sha256Hex } from '../contract/hash.ts';
 import { eq, sql } from '../db/orm.ts';
+import type { DocumentRole } from '../db/schema/documents.ts';
 import {
   type DocumentCorpus,
   type DocumentRow,
@@ -11,9 +11,9 @@ import {
   searchTerms,
 } from '../db/schema/documents.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
+import { tokens } from '../hebrew/text.ts';
 import type { Logger } from '../log.ts';
 import { chunkPages } from '../search/chunk.ts';
-import { tokens } from '../search/normalize.ts';
 import { ExtractionError } from './errors.ts';
 import { resolveMediaType } from './media.ts';
 import { extractPages } from './pages.ts';

@@ -2,14 +2,9 @@
 // each kind's heading once, a discussion block's title as a subheading, the body's paragraphs numbered
 // continuously (the header and the signature are not numbered), and a visible placeholder for each
 // required block not yet written. draft_get renders it as markdown or text; draft_export as DOCX.
-import {
-  type BlockKind,
-  blockHeadings,
-  blockKinds,
-  type Citation,
-  paragraphsOf,
-  requiredBlockKinds,
-} from './blocks.ts';
+
+import { type BlockKind, blockKinds, type Citation } from '../db/schema/drafting.ts';
+import { blockHeadings, paragraphsOf, requiredBlockKinds } from './blocks.ts';
 
 export interface DraftParagraph {
   /** The paragraph's number in the decision; null for the header's and the signature's lines. */

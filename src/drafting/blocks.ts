@@ -2,18 +2,7 @@
 // headings, and the canonical content hash that makes a repeated write a replay rather than a new version.
 import * as z from 'zod';
 import { sha256Hex, stableStringify } from '../contract/hash.ts';
-
-export const blockKinds = [
-  'header',
-  'background',
-  'appellant_claims',
-  'respondent_claims',
-  'discussion',
-  'outcome',
-  'costs',
-  'signature',
-] as const;
-export type BlockKind = (typeof blockKinds)[number];
+import { type BlockKind, blockKinds, type Citation } from '../db/schema/drafting.ts';
 
 /** The blocks every decision has; a draft shows a placeholder for each one not yet written. */
 export const requiredBlockKinds: readonly BlockKind[] = [
@@ -56,8 +45,7 @@ export const citationInput = z.strictObject({
   parties: z.string().trim().min(1).max(300).optional(),
   pinpoint: z.string().trim().min(1).max(100).optional().describe('Paragraph or page'),
   quote: z.string().trim().min(1).max(4000).optional().describe('Words quoted'),
-});
-export type Citation = z.output<typeof citationInput>;
+}) satisfies z.ZodType<Citation>;
 
 /** A citation as tools return it (the input's fields, without their descriptions). */
 export const citationOutput = z.object({

@@ -16,10 +16,10 @@ import {
   claims,
 } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
+import type { BlockKind } from '../db/schema/drafting.ts';
 import { chairFeedback } from '../db/schema/review.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
-import type { BlockKind } from './blocks.ts';
 import { precedentItems, styleItems } from './context_library.ts';
 
 export const contextSections = [

@@ -4,15 +4,16 @@
 import { and, asc, eq, inArray, isNull } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
+import type { BlockKind } from '../db/schema/drafting.ts';
 import { casePrecedents, type StylePart, styleEnrichments, styleSegments } from '../db/schema/holdings.ts';
 import { decisionMetadata } from '../db/schema/precedents.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf } from '../extractors/provenance.ts';
 import { approvedHoldings } from '../halacha/approved.ts';
+import { normalizeHebrew, tokens } from '../hebrew/text.ts';
 import { findProceedings } from '../legal/proceedings.ts';
 import { resolveKeys } from '../precedents/extractors.ts';
-import { normalizeHebrew, STOP_WORDS, tokens } from '../search/normalize.ts';
-import type { BlockKind } from './blocks.ts';
+import { STOP_WORDS } from '../search/normalize.ts';
 
 /** Style examples served per block: enough to see the chair's manner, few enough to read. */
 export const MAX_STYLE_EXAMPLES = 5;

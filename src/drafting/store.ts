@@ -4,9 +4,9 @@
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { and, asc, desc, eq, min, sql } from '../db/orm.ts';
-import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
+import { type BlockKind, blockKinds, type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
-import { type BlockKind, blockKinds, kindOrder, requiredBlockKinds } from './blocks.ts';
+import { kindOrder, requiredBlockKinds } from './blocks.ts';
 
 export interface CurrentBlock extends DraftBlockRow {
   /** The seq of the block's first version: its place among blocks of its kind. */

@@ -1,24 +1,6 @@
-// Where an extracted item comes from (docs/contract.md "Extraction"): the document, the page, character
-// offsets into that page's text exactly as document_text_get returns it, the matched text, and the
-// extractor's version. Every extracted table carries these columns; every tool returns this shape.
-import { integer, text, uuid } from 'drizzle-orm/pg-core';
+// Provenance as every tool returns it (the columns and the stored shape: src/db/schema/provenance.ts).
 import * as z from 'zod';
-import { documents } from '../db/schema/documents.ts';
-
-/**
- * The provenance columns, to spread into an extracted table. The document reference cascades: a document's
- * candidates have no meaning without it.
- */
-export const provenanceColumns = () => ({
-  documentId: uuid('document_id')
-    .notNull()
-    .references(() => documents.id, { onDelete: 'cascade' }),
-  page: integer('page').notNull(),
-  start: integer('start').notNull(),
-  end: integer('end').notNull(),
-  text: text('text').notNull(),
-  extractorVersion: text('extractor_version').notNull(),
-});
+import type { Provenance } from '../db/schema/provenance.ts';
 
 export const provenanceOutput = z.object({
   document_id: z.uuid(),
@@ -27,9 +9,7 @@ export const provenanceOutput = z.object({
   end: z.int().describe('Offset just past the last character'),
   text: z.string().describe('The text matched'),
   extractor_version: z.string(),
-});
-
-export type Provenance = z.output<typeof provenanceOutput>;
+}) satisfies z.ZodType<Provenance>;
 
 /** A row's provenance as tools return it. */
 export const provenanceOf = (row: {

@@ -3,13 +3,13 @@
 // (docs/contract.md "Extraction").
 
 import * as z from 'zod';
+import { loadLiveCase } from '../cases/live.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
 import { eq, inArray } from '../db/orm.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
-import { loadLiveCase } from '../domain/cases.ts';
-import { loadDocument } from '../domain/documents.ts';
+import { loadDocument } from '../documents/views.ts';
 import { type Extractor, enqueueExtractor } from './framework.ts';
 
 /** At most this many documents in one call (a case has a handful; a corpus-wide run is paged by the caller). */

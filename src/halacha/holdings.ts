@@ -5,7 +5,7 @@
 // sentence attributed to a party (לטענת העוררים, המשיבה טוענת…) with those after it until the court speaks. The candidate runs from the first sentence that carries the cue in the
 // committee's or the court's own voice to the end of its paragraph. The owner decides what is a holding.
 import { cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 import { headingPart } from '../style/segments.ts';
 
 export interface HoldingCandidate {

@@ -3,8 +3,8 @@
 import * as z from 'zod';
 import type { DocumentRow } from '../db/schema/documents.ts';
 import type { CitationRow } from '../db/schema/precedents.ts';
+import { treatments } from '../db/schema/vocabulary.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
-import { treatments } from './vocabulary.ts';
 
 export const documentRef = z.object({
   document_id: z.uuid(),

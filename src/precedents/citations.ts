@@ -4,8 +4,9 @@
 // after it in the sentence until the next cue (כפי שנקבע ב…, ראו, להבדיל מ…, איני שותף לגישה ש…); a cue just
 // after a citation speaks of that one (… נהפכה, … עניינו שונה). The strongest wins: overruled or reversed,
 // then criticised, distinguished, relied on; a citation no cue speaks of is mentioned.
+
+import type { Treatment } from '../db/schema/vocabulary.ts';
 import { findProceedings } from '../legal/proceedings.ts';
-import type { Treatment } from './vocabulary.ts';
 
 export interface CitationCandidate {
   key: string;

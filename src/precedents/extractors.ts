@@ -9,14 +9,14 @@ import { cases } from '../db/schema/cases.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { citations, decisionMetadata, missingPrecedents } from '../db/schema/precedents.ts';
+import type { Provenance } from '../db/schema/provenance.ts';
+import type { FieldSource, MetadataField } from '../db/schema/vocabulary.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
-import type { Provenance } from '../extractors/provenance.ts';
 import { normalizeProceeding, proceedingKind } from '../legal/proceedings.ts';
 import { extractCitations } from './citations.ts';
 import { type ExtractedMetadata, extractMetadata } from './metadata.ts';
-import type { FieldSource, MetadataField } from './vocabulary.ts';
 
 const BATCH = 200;
 

@@ -9,10 +9,10 @@ import type { PageRequest } from '../contract/limits.ts';
 import { and, asc, desc, eq, gte, ilike, lte, type SQL, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { decisionMetadata } from '../db/schema/precedents.ts';
-import { loadDocument } from '../domain/documents.ts';
+import { outcomes, practiceAreas } from '../db/schema/vocabulary.ts';
+import { loadDocument } from '../documents/views.ts';
 import { proceedingKind } from '../legal/proceedings.ts';
 import { decisionOutput, decisionViews, documentsByNumbers, numberKeys, numbersInput } from './views.ts';
-import { outcomes, practiceAreas } from './vocabulary.ts';
 
 type Corpus = 'library' | 'internal';
 const OTHER: Record<Corpus, string> = { library: 'internal_decision_get', internal: 'library_get' };

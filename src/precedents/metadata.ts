@@ -2,10 +2,11 @@
 // court or committee, the proceeding and its number, the date it was given, the judges or members, the
 // parties and the outcome, and the practice area from what it is about. Each field comes with where it was
 // read (page, offsets, text). Garbage yields empty fields, never an exception.
+
+import type { MetadataField, Outcome, PracticeArea } from '../db/schema/vocabulary.ts';
 import { findDates } from '../legal/dates.ts';
 import { findProceedings } from '../legal/proceedings.ts';
 import { Q } from '../legal/text.ts';
-import type { MetadataField, Outcome, PracticeArea } from './vocabulary.ts';
 
 export interface Span {
   page: number;

@@ -6,8 +6,8 @@ import { ToolError } from '../contract/errors.ts';
 import { and, eq, isNull, or, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type MissingPrecedentRow, missingPrecedents } from '../db/schema/precedents.ts';
+import { missingResolutions, missingStatuses } from '../db/schema/vocabulary.ts';
 import type { Db } from '../db/types.ts';
-import { missingResolutions, missingStatuses } from './vocabulary.ts';
 
 export const missingOutput = z.object({
   missing_precedent_id: z.uuid(),

@@ -8,11 +8,16 @@ import { aliasedTable, and, eq, inArray, isNull, or, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { citations, type DecisionMetadataRow, decisionMetadata } from '../db/schema/precedents.ts';
+import {
+  type MetadataField,
+  metadataFields,
+  negativeTreatments,
+  treatments,
+} from '../db/schema/vocabulary.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOutput } from '../extractors/provenance.ts';
 import { approvedHoldings, approvedHoldingsOutput } from '../halacha/approved.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../legal/proceedings.ts';
-import { type MetadataField, metadataFields, negativeTreatments, treatments } from './vocabulary.ts';
 
 export const numbersInput = z
   .string()

@@ -1,8 +1,9 @@
 // Citations of rulings and decisions as written in Hebrew legal text: «עע"מ 9001/19 כהן נ' הוועדה המקומית,
 // פס' 12», «עת"מ 12345-05-20 …, בעמ' 4». The proceeding's quote marks come in every form (src/legal/text.ts);
 // the number is the key a source is found by, the parties and the pinpoint are what is checked against it.
+
+import { normalizeHebrew } from '../hebrew/text.ts';
 import { DASH, Q } from '../legal/text.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
 
 /** Proceedings as cited, without their quote marks (normalised form), longest first so רע"א is not ע"א. */
 const PROCEEDINGS = [

@@ -7,10 +7,10 @@ import { aliasedTable, and, asc, eq, inArray, isNull, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { casePrecedents } from '../db/schema/holdings.ts';
 import { citations, decisionMetadata, missingPrecedents } from '../db/schema/precedents.ts';
+import { negativeTreatments } from '../db/schema/vocabulary.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { approvedHoldings } from '../halacha/approved.ts';
 import { findProceedings } from '../legal/proceedings.ts';
-import { negativeTreatments } from '../precedents/vocabulary.ts';
 import { citationKey } from './citations.ts';
 import {
   type CitationCheck,

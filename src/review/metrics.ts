@@ -7,11 +7,11 @@ import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql } from '../d
 import { argumentMaps } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
+import type { BlockKind } from '../db/schema/drafting.ts';
 import { draftBlocks, draftExports, finalVersionBlocks, finalVersions } from '../db/schema/drafting.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { directions, validationRuns } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
-import type { BlockKind } from '../drafting/blocks.ts';
 import { type WorkflowStage, workflowStages } from './workflow.ts';
 
 export const periods = ['7d', '30d', '90d', '365d', 'all'] as const;

@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { invalidArgs } from '../contract/errors.ts';
 import { caseOutcomes } from '../db/schema/cases.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 
 export type CaseOutcome = (typeof caseOutcomes)[number];
 

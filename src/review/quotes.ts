@@ -1,7 +1,7 @@
 // Quotes checked against their source: verbatim after normalisation, altered (a near match, at least 85%
 // similar, with the words changed), or not found. The source's words are indexed once; a quote's candidate
 // places are where its words stand, and only the best few are compared character by character.
-import { normalizeHebrew } from '../search/normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 
 export const ALTERED_AT = 0.85;
 /** Quotes shorter than this many words are not checked: too short to tell a quote from a phrase. */

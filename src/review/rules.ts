@@ -6,7 +6,7 @@ import type { appraisalFacts, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
 import type { DraftBlockRow } from '../db/schema/drafting.ts';
 import { requiredBlockKinds } from '../drafting/blocks.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 import { partiesAgreement } from './citations.ts';
 import { cut, type Finding, noProvenance } from './findings.ts';
 import { type CaseOutcome, outcomeLabels, outcomesStated } from './outcomes.ts';

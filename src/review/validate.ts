@@ -4,10 +4,10 @@
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, argumentMaps, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
+import type { Citation } from '../db/schema/drafting.ts';
 import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
 import { directions } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
-import type { Citation } from '../drafting/blocks.ts';
 import { kindOrder } from '../drafting/blocks.ts';
 import { citationKey, type FoundCitation, findCitations, parsePinpoint } from './citations.ts';
 import {

@@ -12,10 +12,10 @@ import {
 } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
-import { draftBlocks, draftExports, finalVersions } from '../db/schema/drafting.ts';
+import { type BlockKind, draftBlocks, draftExports, finalVersions } from '../db/schema/drafting.ts';
 import { directions } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { type BlockKind, requiredBlockKinds } from '../drafting/blocks.ts';
+import { requiredBlockKinds } from '../drafting/blocks.ts';
 import type { CaseOutcome } from './outcomes.ts';
 import { lastRun } from './runs.ts';
 

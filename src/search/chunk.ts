@@ -1,4 +1,5 @@
-import { indexTerms, normalizeHebrew } from './normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
+import { indexTerms } from './normalize.ts';
 
 /** Chunk bounds (characters of the original text): small enough for a precise hit, large enough for context. */
 export const CHUNK_TARGET_CHARS = 900;

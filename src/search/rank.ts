@@ -1,13 +1,8 @@
 import { sql } from '../db/orm.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
 import { type Db, rowsOf } from '../db/types.ts';
-import {
-  anyFormTsquery,
-  normalizeHebrew,
-  prefixStripped,
-  type QueryTerms,
-  surfaceTsquery,
-} from './normalize.ts';
+import { normalizeHebrew, prefixStripped } from '../hebrew/text.ts';
+import { anyFormTsquery, type QueryTerms, surfaceTsquery } from './normalize.ts';
 
 /** At most this many query words are used (a pasted paragraph is still one bounded query). */
 export const MAX_QUERY_WORDS = 24;

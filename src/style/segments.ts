@@ -8,8 +8,8 @@
 import { headingSection } from '../analysis/claims.ts';
 import { headingLike, labelOf } from '../analysis/layout.ts';
 import type { StylePart } from '../db/schema/holdings.ts';
-import type { Outcome } from '../precedents/vocabulary.ts';
-import { normalizeHebrew } from '../search/normalize.ts';
+import type { Outcome } from '../db/schema/vocabulary.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
 
 export interface StyleSegment {
   part: StylePart;

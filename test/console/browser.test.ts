@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from '../../scripts/docs.ts';
+import { root } from '../../scripts/docs/docs.ts';
 import { addOwner, LOGIN_LINK_TTL_MS, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { approvalIdOf } from '../contract/_approvals.ts';
 import { seedDocument, textBytes } from '../harness/documents.ts';

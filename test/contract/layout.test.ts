@@ -1,6 +1,6 @@
-// The shape of the tree that the registry depends on: one tool per file under functions/<family>/, named
-// as its file and registered; family-private `_*.ts` files imported only by their own family; no source
-// file past 400 lines (generated migrations aside).
+// The shape of the tree that the registry depends on: functions/<family>/ holds only <family>_*.ts tools, one
+// per file, named as its file and registered (every reusable rule lives in src/<area>/); no source file past
+// 400 lines (generated migrations aside).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,52 +23,72 @@ const importsOf = (file: string): string[] =>
     ...readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g),
   ].map((m) => relative(root, resolve(dirname(join(root, file)), m[1] as string)));
 
-describe('functions/: one registered tool per file', () => {
-  const toolFiles = filesUnder('functions').filter((f) => {
-    const name = f.split('/').at(-1) ?? '';
-    return f.split('/').length === 3 && !name.startsWith('_');
+describe('functions/: one registered tool per file, and nothing else', () => {
+  const files = filesUnder('functions').filter((f) => f !== 'functions/index.ts');
+
+  it('holds only <family>/<family>_*.ts files: no helpers, no nesting', () => {
+    const strays = files.filter((f) => {
+      const parts = f.split('/');
+      return parts.length !== 3 || !(parts[2] ?? '').startsWith(`${parts[1]}_`);
+    });
+    expect(strays).toEqual([]);
   });
 
   it('registers every tool file, under the name of its file, from its family folder', () => {
     const registered = new Map(Object.entries(tools).map(([key, def]) => [key, def]));
-    for (const file of toolFiles) {
+    for (const file of files) {
       const [, family, base] = file.split('/') as [string, string, string];
       const name = base.replace(/\.ts$/, '');
       const def = registered.get(name);
       expect(def, `${file} is not registered in functions/index.ts`).toBeDefined();
       expect(def?.name, `${file} defines a tool named "${def?.name}"`).toBe(name);
-      expect(name.startsWith(`${family}_`) || (family === 'search' && name.startsWith('search_')), file).toBe(
-        true,
-      );
+      expect(name.startsWith(`${family}_`), file).toBe(true);
     }
-    expect(toolFiles.length).toBe(registered.size);
+    expect(files.length).toBe(registered.size);
     for (const [key, def] of registered) expect(def.name, `registry key ${key}`).toBe(key);
   });
 
-  it('imports a family’s private _ files only from that family', () => {
+  it('is imported through the registry only: no tool, src/ or entry/ file imports a tool file', () => {
     const offenders: string[] = [];
     for (const file of [...filesUnder('functions'), ...filesUnder('src'), ...filesUnder('entry')]) {
-      const family = file.startsWith('functions/') ? file.split('/')[1] : undefined;
-      for (const target of importsOf(file)) {
-        const parts = target.split('/');
-        const base = parts.at(-1) ?? '';
-        if (parts[0] !== 'functions' || !base.startsWith('_')) continue;
-        if (parts[1] !== family) offenders.push(`${file} imports ${target}`);
-      }
+      if (file === 'functions/index.ts') continue;
+      for (const target of importsOf(file))
+        if (target.startsWith('functions/') && target !== 'functions/index.ts')
+          offenders.push(`${file} imports ${target}`);
     }
     expect(offenders).toEqual([]);
   });
 });
 
+const sourceDirs = ['src', 'functions', 'entry', 'scripts', 'bench', 'test'];
+/** A data file (`*.data.ts`) holds literal data: long by nature, and no code to read. */
+const isDataFile = (file: string) => file.endsWith('.data.ts');
+
 describe('file sizes', () => {
-  it('keeps every source file at 400 lines or fewer (generated migrations aside)', () => {
+  it('keeps every source file at 400 lines or fewer (data files and generated migrations aside)', () => {
     const long: string[] = [];
-    for (const dir of ['src', 'functions', 'entry', 'scripts', 'bench', 'test']) {
+    for (const dir of sourceDirs) {
       for (const file of filesUnder(dir)) {
+        if (isDataFile(file)) continue;
         const lines = readFileSync(join(root, file), 'utf8').split('\n').length - 1;
         if (lines > 400) long.push(`${file} (${lines})`);
       }
     }
     expect(long).toEqual([]);
+  });
+
+  it('lets a data file hold only data: type imports, constants and literals, no functions', () => {
+    const code: string[] = [];
+    const dataFiles = sourceDirs.flatMap((dir) => filesUnder(dir)).filter(isDataFile);
+    expect(dataFiles.length).toBeGreaterThan(0);
+    for (const file of dataFiles) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const found =
+        /=>|\bfunction\b|\bclass\b/.exec(text)?.[0] ??
+        /^import (?!type\b).*$/m.exec(text)?.[0] ??
+        /^export (?!const\b|type\b|interface\b).*$/m.exec(text)?.[0];
+      if (found !== undefined) code.push(`${file}: ${found}`);
+    }
+    expect(code).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTRACT_MD, generateDocs, root } from '../../scripts/docs.ts';
+import { CONTRACT_MD, generateDocs, root } from '../../scripts/docs/docs.ts';
 
 const read = (path: string) => readFile(join(root, path), 'utf8');
 

@@ -1,7 +1,11 @@
 // The bar for what tools/list costs a model: at most 1.5 KB per tool on average over the whole catalogue,
 // output schemas included (`npm run size` prints the figures per agent).
 import { describe, expect, it } from 'vitest';
-import { formatSizes, MAX_AVERAGE_BYTES_PER_TOOL, measureCatalogue } from '../../scripts/listing_size.ts';
+import {
+  formatSizes,
+  MAX_AVERAGE_BYTES_PER_TOOL,
+  measureCatalogue,
+} from '../../scripts/docs/listing_size.ts';
 
 describe('tools/list size', () => {
   it.each(['approval', 'ack'] as const)(

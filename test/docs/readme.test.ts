@@ -1,10 +1,10 @@
 // README's quickstart stays true: every `curl … /v1/tools/<tool>` example with a JSON body, run with the
 // token of the agent minted just before it (`npm run token -- <agent>`), names a tool that agent holds and
 // succeeds against the app.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { root } from '../../scripts/docs.ts';
+import { root } from '../../scripts/docs/docs.ts';
 import { AGENT_NAMES, type AgentName } from '../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
@@ -72,5 +72,25 @@ describe('README examples', () => {
       expect(body.ok ? null : body.error, `README: ${call.tool} as ${call.agent}`).toBeNull();
       expect(status).toBe(200);
     }
+  });
+});
+
+describe('README: where each tool family lives', () => {
+  it('maps every family folder of functions/ to areas of src/ that exist, each family once', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const rows = [...readme.matchAll(/^\| ((?:`[a-z_]+\/`(?:, )?)+) \| (.+) \|$/gm)];
+    const families = (await readdir(join(root, 'functions'), { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    const listed = rows.flatMap((r) => [...(r[2] ?? '').matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? ''));
+    const named = listed.filter((name) => families.includes(name));
+    expect([...new Set(named)].sort()).toEqual(families);
+    expect(named.length, 'a family listed twice').toBe(families.length);
+    for (const row of rows)
+      for (const area of (row[1] ?? '').matchAll(/`([a-z_]+)\/`/g))
+        expect((await stat(join(root, 'src', area[1] ?? '')).catch(() => null))?.isDirectory(), area[1]).toBe(
+          true,
+        );
   });
 });

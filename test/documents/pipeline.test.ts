@@ -18,7 +18,8 @@ import {
 } from '../../src/documents/media.ts';
 import { extractPages } from '../../src/documents/pages.ts';
 import { createDocument, extractAndIndexDocument } from '../../src/documents/pipeline.ts';
-import { analyzeQuery, normalizeHebrew } from '../../src/search/normalize.ts';
+import { normalizeHebrew } from '../../src/hebrew/text.ts';
+import { analyzeQuery } from '../../src/search/normalize.ts';
 import { searchChunks } from '../../src/search/rank.ts';
 import { fixtureBytes, fixtureDocuments, fixturePages } from '../fixtures/hebrew/corpus.ts';
 import { forEachDb } from '../harness/databases.ts';

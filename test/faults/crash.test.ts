@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobHandlers, tools } from '../../entry/registries.ts';
-import { freePort } from '../../scripts/dev_worker.ts';
+import { freePort } from '../../scripts/dev/worker.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { pgliteDir } from '../../src/db/backup.ts';

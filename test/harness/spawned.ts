@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../scripts/dev_worker.ts';
+import { freePort } from '../../scripts/dev/worker.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

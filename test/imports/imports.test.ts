@@ -1,5 +1,6 @@
 // The import rules of `npm run check:imports` (dependency-cruiser with the swc parser, .dependency-cruiser.json):
-// no import cycles, type-only ones included, and src/ never imports functions/ or entry/. TypeScript 7 has no
+// no import cycles, type-only ones included, src/ never imports functions/ or entry/, and src/db/schema/
+// imports only drizzle and its siblings. TypeScript 7 has no
 // JavaScript compiler API, so the fixtures prove the tool still parses .ts files: it must see each violation.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,16 +33,16 @@ describe('import rules', () => {
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('the tree has no cycle, and src/ imports neither functions/ nor entry/', async () => {
+  it('the tree has no cycle, src/ imports neither functions/ nor entry/, the schema nothing above it', async () => {
     const { code, out } = await cruise(root, ['src', 'functions', 'entry', 'scripts', 'test', 'bench']);
     expect(out).toMatch(/no dependency violations found \((\d{3,}) modules/);
     expect(code).toBe(0);
   });
 
-  it('sees a cycle, a cycle of type-only imports and src/ importing entry/ in .ts files', async () => {
+  it('sees a cycle, a cycle of type-only imports, src/ importing entry/ and the schema importing up', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'chambers-imports-'));
     dirs.push(dir);
-    await mkdir(join(dir, 'src'));
+    await mkdir(join(dir, 'src', 'db', 'schema'), { recursive: true });
     await mkdir(join(dir, 'entry'));
     const files: Record<string, string> = {
       'src/a.ts': "import { b } from './b.ts';\nexport const a = (n: number): number => b(n) + 1;\n",
@@ -52,6 +53,11 @@ describe('import rules', () => {
       'src/e.ts':
         "import { tools } from '../entry/registries.ts';\nexport const count: number = tools.length;\n",
       'entry/registries.ts': 'export const tools: readonly string[] = [];\n',
+      'src/db/orm.ts': 'export const orm = 1;\n',
+      'src/db/schema/columns.ts': "import { orm } from '../orm.ts';\nexport const column = orm;\n",
+      'src/db/schema/claims.ts':
+        "import { column } from './columns.ts';\nimport { kinds } from '../../kinds.ts';\nexport const claims = [column, ...kinds];\n",
+      'src/kinds.ts': "export const kinds = ['claim', 'relief'];\n",
     };
     for (const [path, text] of Object.entries(files)) await writeFile(join(dir, path), text);
     const { code, out } = await cruise(dir, ['src', 'entry']);
@@ -59,5 +65,10 @@ describe('import rules', () => {
     expect(out).toMatch(/no-cycles: src\/a\.ts →\s+src\/b\.ts →\s+src\/a\.ts/);
     expect(out).toMatch(/no-cycles: src\/c\.ts →\s+src\/d\.ts →\s+src\/c\.ts/);
     expect(out).toContain('src-is-the-library: src/e.ts → entry/registries.ts');
+    expect(out).toContain('schema-is-the-bottom: src/db/schema/claims.ts → src/kinds.ts');
+    // Its siblings and src/db/orm.ts (drizzle's re-export) are the schema's own.
+    expect(out).not.toMatch(
+      /schema-is-the-bottom: src\/db\/schema\/(?:columns|claims)\.ts → src\/db\/(?:orm|schema\/columns)\.ts/,
+    );
   });
 });

@@ -5,8 +5,8 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leaseKvKey } from '../../functions/hai/_leases.ts';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
+import { leaseKvKey } from '../../src/governance/leases.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
 import { KV_PREFIX_PATTERN, prefixedKv } from '../../src/kv/prefix.ts';
 import type { KvStore } from '../../src/kv/types.ts';

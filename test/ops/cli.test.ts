@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/dev_worker.ts';
+import { freePort } from '../../scripts/dev/worker.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -75,20 +75,20 @@ describeWithService('postgres', 'operations commands', () => {
   });
 
   it('db:migrate creates a missing database, applies drizzle/, and is a no-op the second time', async () => {
-    const first = await node('scripts/migrate.ts', [], { DATABASE_URL: urlFor(db) });
+    const first = await node('scripts/deploy/migrate.ts', [], { DATABASE_URL: urlFor(db) });
     expect(first.code, first.err).toBe(0);
     expect(first.out).toContain(`Created the PostgreSQL database ${db}`);
     expect(first.out).toMatch(/Applied \d+ migration\(s\)[\s\S]*0007_token_admin/);
-    const second = await node('scripts/migrate.ts', ['--plan'], { DATABASE_URL: urlFor(db) });
+    const second = await node('scripts/deploy/migrate.ts', ['--plan'], { DATABASE_URL: urlFor(db) });
     expect(second.out).toContain('is up to date');
   });
 
   it('a database the user may not create, or a server that is not there: one line saying how to fix it', async () => {
-    const denied = await node('scripts/migrate.ts', [], { DATABASE_URL: urlFor(`nope_${run}`, role) });
+    const denied = await node('scripts/deploy/migrate.ts', [], { DATABASE_URL: urlFor(`nope_${run}`, role) });
     expect(denied.code).toBe(1);
     expect(denied.err.trim().split('\n')).toHaveLength(1);
     expect(denied.err).toMatch(/does not exist .* may not create databases: run `createdb/);
-    const closed = await node('scripts/migrate.ts', [], {
+    const closed = await node('scripts/deploy/migrate.ts', [], {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x',
     });
     expect(closed.err.trim()).toBe(
@@ -133,7 +133,7 @@ describeWithService('postgres', 'operations commands', () => {
   }, 60_000);
 
   it('deploy stops before wrangler when the migrations fail', async () => {
-    const res = await node('scripts/deploy.ts', [], {
+    const res = await node('scripts/deploy/deploy.ts', [], {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/chambers',
       UPSTASH_REDIS_REST_URL: 'https://example.invalid',
       UPSTASH_REDIS_REST_TOKEN: 'x',
@@ -149,7 +149,7 @@ describeWithService('postgres', 'operations commands', () => {
 
 describe('deploy --dry-run', () => {
   it('bundles both Workers, prints one size each, and applies the migrations to a scratch database', async () => {
-    const res = await node('scripts/deploy.ts', ['--dry-run'], {});
+    const res = await node('scripts/deploy/deploy.ts', ['--dry-run'], {});
     expect(res.code, res.err).toBe(0);
     expect(res.out).toMatch(/^MCP Worker \(chambers\): [\d.]+ KiB \/ gzip [\d.]+ KiB/m);
     expect(res.out).toMatch(/^extraction Worker \(chambers-extraction\): [\d.]+ KiB \/ gzip [\d.]+ KiB/m);

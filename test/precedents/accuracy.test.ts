@@ -2,10 +2,10 @@
 // metadata per field, the citations (normalised key) and their treatment. Recall and precision must each be
 // at least 95%; the figures are printed on every run.
 import { describe, expect, it } from 'vitest';
+import { metadataFields } from '../../src/db/schema/vocabulary.ts';
 import { extractPages } from '../../src/documents/pages.ts';
 import { extractCitations } from '../../src/precedents/citations.ts';
 import { extractMetadata } from '../../src/precedents/metadata.ts';
-import { metadataFields } from '../../src/precedents/vocabulary.ts';
 import { libraryAnswers, libraryBytes, libraryPages } from '../fixtures/library/library.ts';
 
 const MEDIA = {

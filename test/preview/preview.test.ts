@@ -13,8 +13,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slugOf } from '../../scripts/deploy/preview/common.ts';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
-import { slugOf } from '../../scripts/preview/common.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 import { type NeonStandIn, startNeonStandIn } from './neon_standin.ts';
@@ -26,7 +26,7 @@ function preview(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ code: number; out: string; err: string }>((resolve) => {
     const clean = { ...process.env };
     for (const k of ['NEON_API_KEY', 'NEON_PROJECT_ID', 'GITHUB_ACTIONS', 'GITHUB_OUTPUT']) delete clean[k];
-    const child = spawn(process.execPath, ['scripts/preview.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/deploy/preview.ts', ...args], {
       cwd: root,
       env: { ...clean, ...env },
     });

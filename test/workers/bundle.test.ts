@@ -8,7 +8,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bundle, bundleWorker, heavyIn, MCP_WORKER_MAX_GZIP, WORKERS } from '../../scripts/bundle.ts';
+import {
+  type Bundle,
+  bundleWorker,
+  heavyIn,
+  MCP_WORKER_MAX_GZIP,
+  WORKERS,
+} from '../../scripts/deploy/bundle.ts';
 
 describe('the two Workers’ bundles', () => {
   let dir = '';

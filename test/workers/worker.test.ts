@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Bridges, startBridges } from '../../scripts/dev/bridges.ts';
-import { startWorkerDev, type WorkerDev } from '../../scripts/dev_worker.ts';
+import { startWorkerDev, type WorkerDev } from '../../scripts/dev/worker.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
 import { mintToken, mintTokenWithId, revokeTokens } from '../../src/auth/tokens.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';

@@ -74,18 +74,18 @@ function nextStepSection(n: NonNullable<MissionDetail['nextStep']>, missionId: s
   return html`<section class="card">
 <h2>הצעד הבא: מוצע מול מאושר</h2>
 <div class="grid two">
-<div><h3>מוצע${n.proposed === null ? '' : html` (גרסה ${n.proposed.proposal.version}, ${n.proposed.proposal.proposedBy})`}</h3>
+<div><h3>מוצע${n.pending === undefined ? '' : html` (גרסה ${n.pending.proposal.version}, ${n.pending.proposal.proposedBy})`}</h3>
 ${
-  n.proposed === null
+  n.pending === undefined
     ? html`<p class="empty">אין הצעה ממתינה.</p>`
-    : html`<div class="text">${n.proposed.text}</div>
+    : html`<div class="text">${n.pending.artifact.content}</div>
 <form class="decide" method="post" action="/console/projects/${n.projectId}/next-step">${csrfField(csrf)}
-<input type="hidden" name="proposal_version" value="${n.proposed.proposal.version}"><input type="hidden" name="mission_id" value="${missionId}">
+<input type="hidden" name="proposal_version" value="${n.pending.proposal.version}"><input type="hidden" name="mission_id" value="${missionId}">
 <label for="accept-reason">נימוק לאישור</label><input type="text" id="accept-reason" name="reason" required maxlength="2000">
 <div class="buttons"><button type="submit">אישור ההצעה כצעד הבא</button></div></form>`
 }</div>
-<div><h3>מאושר${n.accepted === null ? '' : html` (גרסה ${n.accepted.version})`}</h3>
-${n.accepted === null ? html`<p class="empty">טרם אושר צעד.</p>` : html`<div class="text">${n.accepted.content}</div>`}</div>
+<div><h3>מאושר${n.accepted === undefined ? '' : html` (גרסה ${n.accepted.version})`}</h3>
+${n.accepted === undefined ? html`<p class="empty">טרם אושר צעד.</p>` : html`<div class="text">${n.accepted.content}</div>`}</div>
 </div>
 </section>`;
 }

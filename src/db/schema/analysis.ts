@@ -1,5 +1,5 @@
 // The analysed case file (docs/contract.md "Extraction"): references, claims and the agents' argument maps,
-// and the appraisers' facts. Extracted rows carry provenance (src/extractors/provenance.ts); a re-run of an
+// and the appraisers' facts. Extracted rows carry provenance (./provenance.ts); a re-run of an
 // extractor keeps the rows it finds again (same ids), drops only its own rows it no longer finds, and never
 // touches what an agent recorded or decided.
 
@@ -15,13 +15,37 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { appraiserRoles, factKinds, factUnits } from '../../analysis/appraisal.ts';
-import { claimKinds, claimParties } from '../../analysis/claims.ts';
-import { referenceKinds } from '../../analysis/references.ts';
-import { provenanceColumns } from '../../extractors/provenance.ts';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 import { createdAt, timestamptz, updatedAt } from './columns.ts';
+import { provenanceColumns } from './provenance.ts';
+
+/** What a reference names. */
+export const referenceKinds = ['statute', 'section', 'regulation', 'plan', 'parcel'] as const;
+export type ReferenceKind = (typeof referenceKinds)[number];
+
+/** Whose claim it is, and whether it argues or asks for relief. */
+export const claimParties = ['appellant', 'respondent', 'third_party'] as const;
+export type ClaimParty = (typeof claimParties)[number];
+export const claimKinds = ['claim', 'relief'] as const;
+export type ClaimKind = (typeof claimKinds)[number];
+
+/** The facts an appraisal states, their units, and the appraiser's role in the file. */
+export const factKinds = [
+  'determining_date',
+  'value_prior',
+  'value_new',
+  'betterment',
+  'levy',
+  'price_per_sqm',
+  'area',
+  'coefficient',
+] as const;
+export type FactKind = (typeof factKinds)[number];
+export const factUnits = ['date', 'agorot', 'sqm', 'percent'] as const;
+export type FactUnit = (typeof factUnits)[number];
+export const appraiserRoles = ['deciding', 'advisory', 'committee', 'appellants', 'other'] as const;
+export type AppraiserRole = (typeof appraiserRoles)[number];
 
 /**
  * A reference found in a case document, under its canonical key (a plan written three ways is one key).

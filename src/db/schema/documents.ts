@@ -10,10 +10,26 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { documentRoles, roleSources } from '../../analysis/roles.ts';
 import { type SQL, sql } from '../orm.ts';
 import { cases } from './cases.ts';
 import { createdAt, timestamptz, updatedAt } from './columns.ts';
+
+/** A case document's role in the file, and who gave it (an agent, or detected from its first page). */
+export const documentRoles = [
+  'appeal',
+  'response',
+  'appraisal',
+  'deciding_appraisal',
+  'advisory_appraisal',
+  'protocol',
+  'plan',
+  'decision',
+  'other',
+] as const;
+export type DocumentRole = (typeof documentRoles)[number];
+
+export const roleSources = ['given', 'detected'] as const;
+export type RoleSource = (typeof roleSources)[number];
 
 export const documentCorpora = ['case', 'style', 'internal', 'library'] as const;
 export type DocumentCorpus = (typeof documentCorpora)[number];

@@ -13,7 +13,6 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { blockKinds, type Citation } from '../../drafting/blocks.ts';
 import { cases } from './cases.ts';
 import { createdAt } from './columns.ts';
 
@@ -22,6 +21,28 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   // node-postgres returns a Buffer, PGlite a Uint8Array: both become a plain Uint8Array.
   fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
 });
+
+/** A decision's blocks, in reading order (src/drafting/blocks.ts: which are required, their headings). */
+export const blockKinds = [
+  'header',
+  'background',
+  'appellant_claims',
+  'respondent_claims',
+  'discussion',
+  'outcome',
+  'costs',
+  'signature',
+] as const;
+export type BlockKind = (typeof blockKinds)[number];
+
+/** A citation a block carries, as stored (src/drafting/blocks.ts validates it: citationInput). */
+export interface Citation {
+  text: string;
+  number?: string | undefined;
+  parties?: string | undefined;
+  pinpoint?: string | undefined;
+  quote?: string | undefined;
+}
 
 export const blockSources = ['write', 'edit'] as const;
 

@@ -4,12 +4,12 @@
 // (same ids), drops only its own undecided rows it no longer finds, and never touches a reviewed holding.
 
 import { bigint, index, integer, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { provenanceColumns } from '../../extractors/provenance.ts';
-import { outcomes } from '../../precedents/vocabulary.ts';
 import { sql } from '../orm.ts';
 import { cases } from './cases.ts';
 import { createdAt, timestamptz, updatedAt } from './columns.ts';
 import { documents } from './documents.ts';
+import { provenanceColumns } from './provenance.ts';
+import { outcomes } from './vocabulary.ts';
 
 export const holdingStatuses = ['pending', 'approved', 'rejected'] as const;
 export type HoldingStatus = (typeof holdingStatuses)[number];

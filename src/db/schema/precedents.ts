@@ -4,7 +4,11 @@
 // what its extractor wrote.
 
 import { date, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { Provenance } from '../../extractors/provenance.ts';
+import { sql } from '../orm.ts';
+import { cases } from './cases.ts';
+import { createdAt, timestamptz } from './columns.ts';
+import { documents } from './documents.ts';
+import type { Provenance } from './provenance.ts';
 import {
   type FieldSource,
   type MetadataField,
@@ -13,11 +17,7 @@ import {
   outcomes,
   practiceAreas,
   treatments,
-} from '../../precedents/vocabulary.ts';
-import { sql } from '../orm.ts';
-import { cases } from './cases.ts';
-import { createdAt, timestamptz } from './columns.ts';
-import { documents } from './documents.ts';
+} from './vocabulary.ts';
 
 /**
  * The metadata of a library or internal document: each field as the uploader gave it, else as the rules read

@@ -1,6 +1,7 @@
 // Shared by the case tool tests: a fresh case per test, made through case_create as an agent would.
-import type { CaseView } from '../../../functions/case/_shared.ts';
+
 import type { case_create } from '../../../functions/case/case_create.ts';
+import type { CaseView } from '../../../src/cases/views.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { expectOk, type TestServer } from '../../harness/server.ts';
 

@@ -12,7 +12,7 @@ import {
   INSTALL,
   libreOfficeConvert,
   pdfPages,
-} from '../../../scripts/office.ts';
+} from '../../../scripts/dev/office.ts';
 import { readDocx } from '../../../src/drafting/docx_reader.ts';
 import { DB_STACKS, forEachStack } from '../../harness/analysis.ts';
 import { expectOk } from '../../harness/server.ts';

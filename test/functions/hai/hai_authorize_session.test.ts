@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { leaseKvKey } from '../../../functions/hai/_leases.ts';
 import { haiLeases } from '../../../src/db/schema/hai.ts';
+import { leaseKvKey } from '../../../src/governance/leases.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
   abandonMission,

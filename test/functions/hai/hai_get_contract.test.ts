@@ -1,9 +1,9 @@
 import { like } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { leaseKvKey } from '../../../functions/hai/_leases.ts';
 import type { hai_get_contract } from '../../../functions/hai/hai_get_contract.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { kvEntries } from '../../../src/db/schema/kv_entries.ts';
+import { leaseKvKey } from '../../../src/governance/leases.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
   abandonMission,

@@ -1,10 +1,10 @@
 // Hints of the hai tools name only tools the caller holds, and otherwise the agent to hand the step to
 // (docs/contract.md "Grants and gates"); the table of who holds what that they use matches agents/*.md.
 import { expect, it } from 'vitest';
-import { grantedTo, type HaiStep } from '../../../functions/hai/_roles.ts';
 import { AGENT_NAMES, type AgentName } from '../../../src/agents/grants.ts';
 import { loadAgentsFromDir } from '../../../src/agents/load_node.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
+import { grantedTo, type HaiStep } from '../../../src/governance/roles.ts';
 import { authorize, bindProject, closeMission, DB_STACKS, forEachStack, openMission, uniq } from './_hai.ts';
 
 it('the hand-off table of the hai hints is the grants of agents/*.md', async () => {

@@ -3,8 +3,8 @@
 // lease expired or was revoked meanwhile — whatever the key-value copy still says.
 import { eq, sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { leaseKvKey } from '../../../functions/hai/_leases.ts';
 import { haiEvidence, haiMissions } from '../../../src/db/schema/hai.ts';
+import { leaseKvKey } from '../../../src/governance/leases.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { forEachStack, holdMissionRow, LEASE_STACKS, lease, openMission, prove } from './_hai.ts';
 

@@ -1,0 +1,130 @@
+import * as z from 'zod';
+import { ToolError } from '../contract/errors.ts';
+import { and, eq, getTableColumns, isNull, or } from '../db/orm.ts';
+import { cases } from '../db/schema/cases.ts';
+import {
+  type DocumentRow,
+  documentCorpora,
+  documentMediaTypes,
+  documentRoles,
+  documentStatuses,
+  documents,
+  roleSources,
+} from '../db/schema/documents.ts';
+import type { Db } from '../db/types.ts';
+
+const text = z.string().nullable();
+
+/** A document as the document tools return it (never its bytes or text). */
+export const documentOutput = z.object({
+  id: z.uuid(),
+  corpus: z.enum(documentCorpora),
+  case_id: z.uuid().nullable().describe('The case, for corpus "case"'),
+  title: z.string(),
+  filename: text,
+  media_type: z.enum(documentMediaTypes).describe('As decided from the bytes'),
+  byte_size: z.int(),
+  sha256: z.string().describe('SHA-256 of the bytes, hex'),
+  number: text.describe('internal/library: the decision’s or ruling’s number as cited'),
+  decision_date: text.describe('internal/library: YYYY-MM-DD'),
+  court: text.describe('library: the court'),
+  committee: text.describe('internal: the committee'),
+  parties: text.describe('internal/library: the parties as cited'),
+  role: z.enum(documentRoles).nullable().describe('case: its role in the file'),
+  role_source: z.enum(roleSources).nullable().describe('given by an agent, or detected from its first page'),
+  status: z.enum(documentStatuses).describe('pending → extracting → ready | failed'),
+  error: text.describe('Why extraction failed, when it did'),
+  page_count: z.int().nullable().describe('Pages of extracted text, once ready'),
+  created_by: z.string(),
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+});
+
+export type DocumentView = z.output<typeof documentOutput>;
+
+export const documentView = (row: DocumentRow): DocumentView => ({
+  id: row.id,
+  corpus: row.corpus,
+  case_id: row.caseId,
+  title: row.title,
+  filename: row.filename,
+  media_type: row.mediaType,
+  byte_size: row.byteSize,
+  sha256: row.sha256,
+  number: row.number,
+  decision_date: row.decisionDate,
+  court: row.court,
+  committee: row.committee,
+  parties: row.parties,
+  role: row.role,
+  role_source: row.roleSource,
+  status: row.status,
+  error: row.error,
+  page_count: row.pageCount,
+  created_by: row.createdBy,
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+/** A document as lists show it: what identifies it and whether its text is ready. */
+export const documentSummaryOutput = documentOutput.pick({
+  id: true,
+  corpus: true,
+  case_id: true,
+  title: true,
+  number: true,
+  decision_date: true,
+  role: true,
+  status: true,
+  error: true,
+  page_count: true,
+  created_at: true,
+});
+
+export const documentSummary = (row: DocumentRow): z.output<typeof documentSummaryOutput> => ({
+  id: row.id,
+  corpus: row.corpus,
+  case_id: row.caseId,
+  title: row.title,
+  number: row.number,
+  decision_date: row.decisionDate,
+  role: row.role,
+  status: row.status,
+  error: row.error,
+  page_count: row.pageCount,
+  created_at: row.createdAt.toISOString(),
+});
+
+export const documentIdInput = z
+  .uuid()
+  .describe('The document id (from document_list, a search hit or an upload)');
+
+export const corpusInput = z
+  .enum(documentCorpora)
+  .describe(
+    'case: a case’s documents; style: the chair’s writing examples; internal: the committee’s decisions; ' +
+      'library: court rulings',
+  );
+
+/**
+ * A document is reachable while it exists and, for a case document, while its case is live: the documents
+ * of a deleted case are as unreachable as the case (docs/contract.md "Grants and gates"). Otherwise not_found.
+ */
+export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
+  const rows = await db
+    .select(getTableColumns(documents))
+    .from(documents)
+    .leftJoin(cases, eq(cases.id, documents.caseId))
+    .where(and(eq(documents.id, id), or(isNull(documents.caseId), isNull(cases.deletedAt))))
+    .limit(1);
+  const row = rows[0];
+  if (row === undefined) {
+    throw new ToolError('not_found', `No document with id ${id}`, {
+      details: { document_id: id },
+      hint: 'Use document_list (by case or corpus) or a search tool to find document ids; the documents of a deleted case are not reachable.',
+    });
+  }
+  return row;
+}
+
+export const roleInput = z.enum(documentRoles).describe('Role in the file (case)');
