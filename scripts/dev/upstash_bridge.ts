@@ -163,6 +163,9 @@ export async function startUpstashBridge(options: UpstashBridgeOptions = {}): Pr
     });
   });
 
+  // Upstash's endpoints keep a connection open far past Node's 5 s default; with the default, a pooled
+  // socket the client reuses just as the server closes it fails the call (seen under a loaded CI run).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
