@@ -3,9 +3,9 @@
 // holds the tool that reads it:
 // - prompts: each agent's instructions (`<agent>_instructions`), and `prepare_decision` for one case, its
 //   `case_number` completed from the live cases (case_list);
-// - resources: a case document's text by page (document_text_get) and the case's current draft
-//   (case_final_text_get until the drafting family lands: the final decision text once it is taken in, else
-//   "no draft yet"), as templates whose ids complete.
+// - resources: a case document's text by page (document_text_get) and the case's current draft (draft_get:
+//   the decision assembled from its blocks; once the signed final version is taken in, its text for a caller
+//   holding case_final_text_get), as templates whose ids complete.
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -44,9 +44,9 @@ const templates = [
     name: 'case_draft',
     title: 'The case’s current draft',
     description:
-      'The current text of the case’s decision: the final text once it is taken in; until the drafting tools exist, "no draft yet" before that.',
+      'The current text of the case’s decision: the draft assembled from its blocks (as draft_get returns it, as text), or the final text once the signed version is taken in; "no draft yet" before any block is written.',
     mimeType: 'text/plain',
-    readTool: 'case_final_text_get',
+    readTool: 'draft_get',
   },
 ] as const;
 
@@ -126,7 +126,7 @@ export function chambersSurface(o: {
     },
 
     async listResources(state) {
-      if (!holds(state, 'case_final_text_get') || !holds(state, 'case_list')) return [];
+      if (!holds(state, 'draft_get') || !holds(state, 'case_list')) return [];
       const listed = await read(state, 'case_list', { limit: 50 });
       const items = listed.ok ? ((listed.data as { items: CaseItem[] }).items ?? []) : [];
       return items.map((c) => ({
@@ -146,16 +146,10 @@ export function chambersSurface(o: {
       const page = documentPage.match(uri);
       if (page !== null) return readPage(state, uri, page);
       const d = draft.match(uri);
-      if (
-        d !== null &&
-        holds(state, 'case_final_text_get') &&
-        typeof d.case_id === 'string' &&
-        UUID.test(d.case_id)
-      ) {
-        const got = await read(state, 'case_final_text_get', { case_id: d.case_id });
-        if (!got.ok) throw new ResourceNotFoundError(uri, got.error.message);
-        const text = (got.data as { final_text: string | null }).final_text;
-        return { contents: [{ uri, mimeType: 'text/plain', text: text ?? NO_DRAFT }] };
+      if (d !== null && holds(state, 'draft_get') && typeof d.case_id === 'string' && UUID.test(d.case_id)) {
+        return {
+          contents: [{ uri, mimeType: 'text/plain', text: await currentText(state, uri, d.case_id) }],
+        };
       }
       throw new ResourceNotFoundError(uri);
     },
@@ -232,11 +226,23 @@ export function chambersSurface(o: {
       'structure (background, claims, discussion and decision, conclusion, costs); qa checks every fact and',
       'citation against its source; the ceo coordinates and brings every owner-gated step to the owner, who',
       'decides. Keep to the mission’s contract, cite pages, and never decide the appeal for the committee.',
-      ...(holds(state, 'case_final_text_get')
-        ? ['', `The current draft: ${draft.expand({ case_id: c.id })}`]
-        : []),
+      ...(holds(state, 'draft_get') ? ['', `The current draft: ${draft.expand({ case_id: c.id })}`] : []),
     ].join('\n');
     return { role: 'user' as const, content: { type: 'text' as const, text } };
+  }
+
+  /** The signed final text once taken in (to a caller who may read it), else the draft from its blocks. */
+  async function currentText(state: McpCallState, uri: string, caseId: string): Promise<string> {
+    if (holds(state, 'case_final_text_get')) {
+      const final = await read(state, 'case_final_text_get', { case_id: caseId });
+      if (!final.ok) throw new ResourceNotFoundError(uri, final.error.message);
+      const text = (final.data as { final_text: string | null }).final_text;
+      if (text !== null) return text;
+    }
+    const got = await read(state, 'draft_get', { case_id: caseId, format: 'text' });
+    if (!got.ok) throw new ResourceNotFoundError(uri, got.error.message);
+    const data = got.data as { text: string; blocks: { placeholder: boolean }[] };
+    return data.blocks.every((b) => b.placeholder) ? NO_DRAFT : data.text;
   }
 
   async function readPage(

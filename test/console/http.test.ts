@@ -183,6 +183,27 @@ forEachApprovalStack('the owner console over HTTP', (env) => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).not.toMatch(/<script|<img/);
   });
+
+  it('a case page shows the draft from its blocks, numbered, and the text escaped', async () => {
+    const { s, owner } = env();
+    const created = await s.call('ceo', 'case_create', {
+      case_number: `ערר ${uniqueNote('d')}`,
+      title: 'טיוטה',
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    const caseId = (created.data as { case: { id: string } }).case.id;
+    const empty = await (await owner.get(`/console/cases/${caseId}`)).text();
+    expect(empty).toContain('אין עדיין טיוטה');
+    const written = await s.call('writer', 'block_write', {
+      case_id: caseId,
+      blocks: [{ kind: 'background', text: 'העוררים ביקשו <b>הקלה</b> בקו הבניין.' }],
+    });
+    expect(written.ok).toBe(true);
+    const page = await (await owner.get(`/console/cases/${caseId}`)).text();
+    expect(page).not.toContain('אין עדיין טיוטה');
+    expect(page).toContain('העוררים ביקשו &lt;b&gt;הקלה&lt;/b&gt; בקו הבניין.');
+    expect(page).toContain('[טרם נכתב: כותרת ההחלטה]');
+  });
 });
 
 describe('the owner console on loopback', () => {

@@ -48,6 +48,16 @@ describe('functions/: one registered tool per file, and nothing else', () => {
     for (const [key, def] of registered) expect(def.name, `registry key ${key}`).toBe(key);
   });
 
+  it('lists the tools grouped by family, as functions/index.ts says: each family in one run', () => {
+    const familyOf = new Map(files.map((f) => [f.split('/')[2]?.replace(/\.ts$/, ''), f.split('/')[1]]));
+    const runs: string[] = [];
+    for (const name of Object.keys(tools)) {
+      const family = familyOf.get(name) ?? name;
+      if (runs.at(-1) !== family) runs.push(family);
+    }
+    expect(runs.filter((f, i) => runs.indexOf(f) !== i)).toEqual([]);
+  });
+
   it('is imported through the registry only: no tool, src/ or entry/ file imports a tool file', () => {
     const offenders: string[] = [];
     for (const file of [...filesUnder('functions'), ...filesUnder('src'), ...filesUnder('entry')]) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cases } from '../../src/db/schema/cases.ts';
 import { NO_DRAFT } from '../../src/mcp/chambers_surface.ts';
 import { seedDocument, textBytes } from '../harness/documents.ts';
-import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+import { agentsWithout, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const PAGE = (c: string, d: string, p: number | string) => `chambers://cases/${c}/documents/${d}/pages/${p}`;
 const DRAFT = (c: string) => `chambers://cases/${c}/draft`;
@@ -33,7 +33,8 @@ describe('MCP prompts, resources and completion', () => {
     ).case.id;
 
   beforeAll(async () => {
-    s = await startTestServer();
+    // Every real agent holds draft_get: an analyst without it stands for a caller who may not read drafts.
+    s = await startTestServer({ agents: await agentsWithout({ analyst: ['draft_get'] }) });
     caseId = await makeCase('ערר 1024/25', 'היטל השבחה — רחוב הרצל 12');
     otherCase = await makeCase('ערר 2048/25', 'היתר בנייה — הקלה');
     const doc = await seedDocument(s.db.db, {
@@ -114,11 +115,22 @@ describe('MCP prompts, resources and completion', () => {
     );
   });
 
-  it('reads the case’s draft: "no draft yet", then the final text once taken in; ungranted callers see nothing', async () => {
+  it('reads the case’s draft: "no draft yet", the draft from its blocks, the final text once taken in; ungranted callers see nothing', async () => {
     const ceo = await client('ceo');
     expect((await ceo.readResource({ uri: DRAFT(caseId) })).contents).toEqual([
       { uri: DRAFT(caseId), mimeType: 'text/plain', text: NO_DRAFT },
     ]);
+    expectOk(
+      await s.call('writer', 'block_write', {
+        case_id: otherCase,
+        blocks: [{ kind: 'background', text: 'המבקשים ביקשו הקלה בקו בניין.' }],
+      }),
+    );
+    const drafted = (await (await client('writer')).readResource({ uri: DRAFT(otherCase) })).contents[0];
+    const draftText = drafted !== undefined && 'text' in drafted ? drafted.text : '';
+    expect(drafted).toMatchObject({ mimeType: 'text/plain' });
+    expect(draftText).toContain('המבקשים ביקשו הקלה בקו בניין.');
+    expect(draftText).toContain('[טרם נכתב: כותרת ההחלטה]');
     await s.db.db
       .update(cases)
       .set({ finalText: 'הערר נדחה.', finalTextAt: new Date() })

@@ -136,6 +136,24 @@ export async function agentsWithGrants(
   return agents;
 }
 
+/**
+ * The real agents with some grants taken away (and their backticked mentions with them, so the grant check
+ * still holds): for tests of what an agent without a tool sees.
+ */
+export async function agentsWithout(
+  removed: Partial<Record<AgentName, readonly string[]>>,
+): Promise<AgentRegistry> {
+  const agents = new Map(await realAgents());
+  for (const [name, tools] of Object.entries(removed) as [AgentName, readonly string[]][]) {
+    const agent = agents.get(name);
+    if (agent === undefined) throw new Error(`no agent ${name} in agents/`);
+    let instructions = agent.instructions;
+    for (const t of tools) instructions = instructions.replaceAll(`\`${t}\``, t);
+    agents.set(name, { ...agent, tools: agent.tools.filter((t) => !tools.includes(t)), instructions });
+  }
+  return agents;
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const db = await createTestDb(options.db ?? 'pglite', options.onQuery ? { onQuery: options.onQuery } : {});
   const cleanups: (() => Promise<void>)[] = [() => db.close()];

@@ -1,9 +1,9 @@
 // Cases: the list with stage and outcome, and a case page built from sections. Each section renders what
-// exists today and says nothing when its data (or the tool it needs) does not exist yet: the drafting
-// family (draft, validation findings, exports, directions, outcome, feedback) adds its sections to
-// `caseSections` as it lands.
+// the case has and says nothing when there is nothing to show (or the owner cannot call the tool it needs).
 import { html } from 'hono/html';
 import type { Db } from '../../db/types.ts';
+import { assemble, renderDraft } from '../../drafting/assemble.ts';
+import { currentBlocks } from '../../drafting/store.ts';
 import { caseOutcomeLabels, caseStatusLabels, documentStatusLabels, labelOf } from '../labels.ts';
 import { csrfField, type Html, when } from '../layout.ts';
 import type { CaseDetail, caseList } from '../queries.ts';
@@ -60,13 +60,17 @@ ${field('הערות', row.notes)}
           )}</tbody></table></div>`,
   },
   {
-    // Until the drafting family lands, the case's text is its final decision text, once taken in.
+    // The signed final text once taken in; before that the draft as draft_get assembles it from the blocks.
     id: 'draft',
     title: 'טיוטת ההחלטה',
-    render: ({ detail: { row } }) =>
-      row.finalText === null
-        ? html`<p class="empty">אין עדיין טיוטה.</p>`
-        : html`<p class="meta">הנוסח הסופי, נקלט ${when(row.finalTextAt)}</p><div class="text">${row.finalText}</div>`,
+    render: async ({ db, detail: { row } }) => {
+      if (row.finalText !== null)
+        return html`<p class="meta">הנוסח הסופי, נקלט ${when(row.finalTextAt)}</p><div class="text">${row.finalText}</div>`;
+      const draft = assemble(await currentBlocks(db, row.id));
+      if (draft.parts.every((p) => p.placeholder)) return html`<p class="empty">אין עדיין טיוטה.</p>`;
+      const missing = draft.missing.length === 0 ? '' : ` · ${draft.missing.length} חלקים חובה טרם נכתבו`;
+      return html`<p class="meta">${draft.paragraphs} פסקאות ממוספרות${missing}</p><div class="text">${renderDraft(draft, 'text')}</div>`;
+    },
   },
   {
     id: 'delete',
