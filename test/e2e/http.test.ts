@@ -1,76 +1,16 @@
-import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { toolList as tools } from '../../functions/index.ts';
-import { defineTool } from '../../src/contract/define.ts';
-import { cases } from '../../src/db/schema/cases.ts';
-import { latchTool } from '../harness/fixtures.ts';
-import { startTestServer, type TestServer } from '../harness/server.ts';
-
-import { chunked, expectRefusal, initialize, listTools, mcpHeaders } from './_http.ts';
-
-const MAX_BODY = 4096;
-const _MAX_UPLOAD_BODY = 3 * MAX_BODY;
-
-const latch = latchTool();
-
-const probe_failure_run = defineTool({
-  name: 'probe_failure_run',
-  description:
-    'Test fixture: runs a query against a table that does not exist, to provoke an internal error.',
-  input: {},
-  output: z.object({}),
-  mutates: false,
-  async run({ ctx }) {
-    await ctx.db.execute(sql.raw('select 1 from hidden_internal_table'));
-    return {};
-  },
-});
-
-// Takes file content (takesUpload): the agents granted it get the upload body cap.
-const _probe_blob_get = defineTool({
-  name: 'probe_blob_get',
-  description: 'Test fixture: takes a large text, as an upload tool does, and returns its length.',
-  input: { content: z.string().max(100_000).describe('Any text') },
-  output: z.object({ length: z.int() }),
-  mutates: false,
-  takesUpload: true,
-  async run({ input }) {
-    return { length: input.content.length };
-  },
-});
+import { describe, expect, it } from 'vitest';
+import {
+  chunked,
+  expectRefusal,
+  httpSuiteServer,
+  initialize,
+  listTools,
+  MAX_BODY,
+  mcpHeaders,
+} from './_http.ts';
 
 describe('HTTP level', () => {
-  let s: TestServer;
-  const auth = (agent: 'ceo' | 'analyst' | 'qa' = 'ceo') => ({ Authorization: `Bearer ${s.tokens[agent]}` });
-  const v1 = (
-    tool: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-    agent: 'ceo' | 'analyst' = 'ceo',
-  ) =>
-    fetch(`${s.url}/v1/tools/${tool}`, {
-      method: 'POST',
-      headers: { ...auth(agent), 'Content-Type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  const caseCount = async (caseNumber: string) =>
-    (await s.db.db.select().from(cases).where(eq(cases.caseNumber, caseNumber))).length;
-
-  beforeAll(async () => {
-    s = await startTestServer({
-      socket: true,
-      tools: [...tools, latch.tool, probe_failure_run],
-      grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
-      env: {
-        ALLOWED_ORIGINS: 'app.example, chambers.example',
-        MAX_BODY_BYTES: String(MAX_BODY),
-        // The ceo and analyst hold upload tools: one cap for all here; the upload cap has its own suite.
-        MAX_UPLOAD_BODY_BYTES: String(MAX_BODY),
-      },
-    });
-  });
-  afterAll(async () => s?.close());
+  const { server, auth, v1, caseCount } = httpSuiteServer();
 
   describe('401 with WWW-Authenticate', () => {
     const attempts: [string, Record<string, string>][] = [
@@ -84,7 +24,7 @@ describe('HTTP level', () => {
       ['another scheme', { Authorization: 'Basic Y2VvOmNlbw==' }],
     ];
     it.each(attempts)('/mcp refuses %s', async (_, headers) => {
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...headers },
         body: initialize,
@@ -93,21 +33,21 @@ describe('HTTP level', () => {
       await expectRefusal(res, 401, 'unauthorized');
     });
     it.each(attempts)('/v1/tools refuses %s', async (_, headers) => {
-      const res = await fetch(`${s.url}/v1/tools/case_list`, {
+      const res = await fetch(`${server().url}/v1/tools/case_list`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers },
         body: '{}',
       });
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
       await expectRefusal(res, 401, 'unauthorized');
-      const list = await fetch(`${s.url}/v1/tools`, { headers });
+      const list = await fetch(`${server().url}/v1/tools`, { headers });
       expect(list.headers.get('www-authenticate')).toMatch(/^Bearer /);
       await expectRefusal(list, 401, 'unauthorized');
     });
     it.each(['legacy', 'modern'] as const)(
       'the official client cannot connect with a bad token [%s era]',
       async (era) => {
-        const connecting = s.connect('ceo', {
+        const connecting = server().connect('ceo', {
           era,
           headers: { Authorization: 'Bearer chm_0000000000000000000000000000000000000000000' },
         });
@@ -115,7 +55,7 @@ describe('HTTP level', () => {
       },
     );
     it('a valid token passes', async () => {
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...auth() },
         body: initialize,
@@ -128,7 +68,7 @@ describe('HTTP level', () => {
     it.each(['https://evil.example', 'http://app.example.evil.example', 'null'])(
       '403 for Origin %s, even with a valid token',
       async (origin) => {
-        const res = await fetch(s.mcpUrl, {
+        const res = await fetch(server().mcpUrl, {
           method: 'POST',
           headers: { ...mcpHeaders, ...auth(), Origin: origin },
           body: listTools,
@@ -143,7 +83,7 @@ describe('HTTP level', () => {
       'http://localhost:5173',
       'http://127.0.0.1:8080',
     ])('200 for the allowed Origin %s', async (origin) => {
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...auth(), Origin: origin },
         body: listTools,
@@ -170,16 +110,20 @@ describe('HTTP level', () => {
       const post = (url: string) =>
         fetch(url, { method: 'POST', headers: { ...mcpHeaders, ...auth() }, body: oversized });
       // /mcp answers as JSON-RPC, like its other transport rejections; /v1 answers with the envelope.
-      const mcp = await expectRefusal(await post(s.mcpUrl), 413, 'payload_too_large');
+      const mcp = await expectRefusal(await post(server().mcpUrl), 413, 'payload_too_large');
       expect(mcp).toMatchObject({ id: null, error: { data: { details: { max_bytes: MAX_BODY } } } });
-      const json = await expectRefusal(await post(`${s.url}/v1/tools/case_create`), 413, 'payload_too_large');
+      const json = await expectRefusal(
+        await post(`${server().url}/v1/tools/case_create`),
+        413,
+        'payload_too_large',
+      );
       expect(json).toMatchObject({ error: { details: { max_bytes: MAX_BODY } } });
     });
 
     it.each(['legacy', 'modern'] as const)(
       'through the official client [%s era]: an oversized call fails with HTTP 413 and never runs',
       async (era) => {
-        const client = await s.connect('ceo', { era });
+        const client = await server().connect('ceo', { era });
         const call = client.callTool({
           name: 'case_create',
           arguments: { case_number: `BIG-${era}`, title: 't', notes: 'n'.repeat(MAX_BODY) },
@@ -192,7 +136,7 @@ describe('HTTP level', () => {
     );
 
     it('an oversized tools/call is refused and never runs', async () => {
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...auth() },
         body: tooBigCall('BIG-1'),
@@ -202,7 +146,7 @@ describe('HTTP level', () => {
     });
 
     it('a chunked body without Content-Length is counted as it streams and refused past the cap', async () => {
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...auth() },
         body: chunked(tooBigCall('BIG-2')),
@@ -210,7 +154,7 @@ describe('HTTP level', () => {
       } as RequestInit);
       expect(res.status).toBe(413);
       expect(await caseCount('BIG-2')).toBe(0);
-      const json = await fetch(`${s.url}/v1/tools/case_create`, {
+      const json = await fetch(`${server().url}/v1/tools/case_create`, {
         method: 'POST',
         headers: { ...auth(), 'Content-Type': 'application/json' },
         body: chunked(JSON.stringify({ case_number: 'BIG-3', title: 't', notes: 'n'.repeat(MAX_BODY) })),
@@ -221,7 +165,7 @@ describe('HTTP level', () => {
     });
 
     it('a chunked body under the cap goes through', async () => {
-      const res = await fetch(`${s.url}/v1/tools/case_create`, {
+      const res = await fetch(`${server().url}/v1/tools/case_create`, {
         method: 'POST',
         headers: { ...auth(), 'Content-Type': 'application/json' },
         body: chunked(JSON.stringify({ case_number: 'SMALL-CHUNKED', title: 'קטן' })),
@@ -229,7 +173,7 @@ describe('HTTP level', () => {
       } as RequestInit);
       expect(res.status).toBe(200);
       expect(await caseCount('SMALL-CHUNKED')).toBe(1);
-      const mcp = await fetch(s.mcpUrl, {
+      const mcp = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...mcpHeaders, ...auth() },
         body: chunked(listTools),
@@ -243,7 +187,7 @@ describe('HTTP level', () => {
   describe('405 for methods the transport does not serve, answered at once', () => {
     it.each(['GET', 'DELETE', 'PUT', 'PATCH'])('%s /mcp', async (method) => {
       // A GET that opened an SSE stream would never end: the timeout turns that into a failure.
-      const res = await fetch(s.mcpUrl, {
+      const res = await fetch(server().mcpUrl, {
         method,
         headers: { ...auth(), Accept: 'text/event-stream' },
         signal: AbortSignal.timeout(2000),
@@ -256,7 +200,7 @@ describe('HTTP level', () => {
   describe('the refusals the MCP SDK makes carry our code too', () => {
     it('415 for a body that is not JSON, 406 for a wrong Accept, 400 for bad JSON or a non-MCP message', async () => {
       const post = (headers: Record<string, string>, body: string) =>
-        fetch(s.mcpUrl, { method: 'POST', headers: { ...mcpHeaders, ...auth(), ...headers }, body });
+        fetch(server().mcpUrl, { method: 'POST', headers: { ...mcpHeaders, ...auth(), ...headers }, body });
       await expectRefusal(
         await post({ 'Content-Type': 'text/plain' }, listTools),
         415,
@@ -270,7 +214,7 @@ describe('HTTP level', () => {
 
   describe('every other route', () => {
     it('404 route_not_found for an unknown path, in the envelope shape', async () => {
-      const res = await fetch(`${s.url}/v2/nothing`, { headers: auth() });
+      const res = await fetch(`${server().url}/v2/nothing`, { headers: auth() });
       const body = await expectRefusal(res, 404, 'route_not_found');
       expect(body.message).toBe('No route GET /v2/nothing.');
     });
@@ -286,7 +230,7 @@ describe('HTTP level', () => {
   });
 
   it('/healthz reports the database and the KV store without a token', async () => {
-    const res = await fetch(`${s.url}/healthz`);
+    const res = await fetch(`${server().url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ ok: true, db: 'up', kv: { status: 'up', kind: 'postgres' } });
   });

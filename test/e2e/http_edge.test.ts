@@ -2,43 +2,12 @@
 // only (a text/plain POST needs no preflight, so it must never run a tool), a server bound to loopback answers
 // only the loopback Host names when ALLOWED_HOSTS is unset, and CORS preflights are answered for allowed
 // origins only.
-import { request } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cases } from '../../src/db/schema/cases.ts';
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS } from '../../src/http/middleware/cors.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
-import { expectRefusal, listTools, mcpHeaders } from './_http.ts';
-
-/** A raw request with a Host header of our choosing (fetch sets Host itself). */
-const withHost = (s: TestServer, path: string, host: string, body = listTools) =>
-  new Promise<{ status: number; text: string }>((resolve, reject) => {
-    const { port } = new URL(s.url);
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: 'POST',
-        headers: {
-          Host: host,
-          Authorization: `Bearer ${s.tokens.ceo}`,
-          ...mcpHeaders,
-          'MCP-Protocol-Version': '2025-06-18',
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+import { expectRefusal, listTools, mcpHeaders, withHost } from './_http.ts';
 
 const callTool = (name: string, args: Record<string, unknown>) =>
   JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } });

@@ -1,29 +1,13 @@
 // The HTTP limits over a loopback socket: ALLOWED_HOSTS, rate limiting with Retry-After, and the larger body
 // cap for agents granted a tool that takes file content.
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { toolList as tools } from '../../functions/index.ts';
-import { defineTool } from '../../src/contract/define.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 
-import { listTools } from './_http.ts';
+import { listTools, probe_blob_get, withHost } from './_http.ts';
 
 const MAX_BODY = 4096;
 const MAX_UPLOAD_BODY = 3 * MAX_BODY;
-
-// Takes file content (takesUpload): the agents granted it get the upload body cap.
-const probe_blob_get = defineTool({
-  name: 'probe_blob_get',
-  description: 'Test fixture: takes a large text, as an upload tool does, and returns its length.',
-  input: { content: z.string().max(100_000).describe('Any text') },
-  output: z.object({ length: z.int() }),
-  mutates: false,
-  takesUpload: true,
-  async run({ input }) {
-    return { length: input.content.length };
-  },
-});
 
 describe('ALLOWED_HOSTS', () => {
   let s: TestServer;
@@ -32,49 +16,25 @@ describe('ALLOWED_HOSTS', () => {
   });
   afterAll(async () => s?.close());
 
-  /** A request with a Host header of our choosing (fetch sets Host itself). */
-  const withHost = (path: string, host: string) =>
-    new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-      const { port } = new URL(s.url);
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          path,
-          method: 'POST',
-          headers: {
-            Host: host,
-            Authorization: `Bearer ${s.tokens.ceo}`,
-            'Content-Type': 'application/json',
-            Accept: 'application/json, text/event-stream',
-          },
-        },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            text += chunk;
-          });
-          // A successful /mcp answer may be an SSE stream: only refusals are parsed.
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, body: res.statusCode === 200 ? {} : JSON.parse(text) }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end(path === '/mcp' ? listTools : '{}');
-    });
+  /** A request with a Host header of our choosing; refusals parsed (a successful /mcp answer may be SSE). */
+  const hostCall = async (path: string, host: string) => {
+    const res = await withHost(s, path, host, path === '/mcp' ? listTools : '{}');
+    return {
+      status: res.status,
+      body: res.status === 200 ? {} : (JSON.parse(res.text) as Record<string, unknown>),
+    };
+  };
 
   it('403 host_not_allowed for another Host, in each route family’s shape; listed and localhost hosts pass', async () => {
-    const json = await withHost('/v1/tools/case_list', 'evil.example');
+    const json = await hostCall('/v1/tools/case_list', 'evil.example');
     expect(json).toMatchObject({ status: 403, body: { ok: false, error: { code: 'host_not_allowed' } } });
-    const mcp = await withHost('/mcp', 'evil.example:8787');
+    const mcp = await hostCall('/mcp', 'evil.example:8787');
     expect(mcp).toMatchObject({
       status: 403,
       body: { jsonrpc: '2.0', error: { data: { code: 'host_not_allowed' } } },
     });
-    expect((await withHost('/v1/tools/case_list', 'chambers.example')).status).toBe(200);
-    expect((await withHost('/mcp', 'localhost:8787')).status).toBe(200);
+    expect((await hostCall('/v1/tools/case_list', 'chambers.example')).status).toBe(200);
+    expect((await hostCall('/mcp', 'localhost:8787')).status).toBe(200);
   });
 });
 

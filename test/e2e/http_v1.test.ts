@@ -1,80 +1,13 @@
 // POST /v1/tools/:name over a loopback socket: the same envelope as /mcp with the HTTP status of each code the
 // plain JSON route can return, Retry-After on retryable refusals, and the media-type and JSON checks.
-import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { toolList as tools } from '../../functions/index.ts';
-import { defineTool } from '../../src/contract/define.ts';
+import { describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { errorCatalogue } from '../../src/contract/errors.ts';
-import { cases } from '../../src/db/schema/cases.ts';
-import { latchTool } from '../harness/fixtures.ts';
-import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
-
-import { expectRefusal, listTools, mcpHeaders } from './_http.ts';
-
-const MAX_BODY = 4096;
-const _MAX_UPLOAD_BODY = 3 * MAX_BODY;
-
-const latch = latchTool();
-
-const probe_failure_run = defineTool({
-  name: 'probe_failure_run',
-  description:
-    'Test fixture: runs a query against a table that does not exist, to provoke an internal error.',
-  input: {},
-  output: z.object({}),
-  mutates: false,
-  async run({ ctx }) {
-    await ctx.db.execute(sql.raw('select 1 from hidden_internal_table'));
-    return {};
-  },
-});
-
-// Takes file content (takesUpload): the agents granted it get the upload body cap.
-const _probe_blob_get = defineTool({
-  name: 'probe_blob_get',
-  description: 'Test fixture: takes a large text, as an upload tool does, and returns its length.',
-  input: { content: z.string().max(100_000).describe('Any text') },
-  output: z.object({ length: z.int() }),
-  mutates: false,
-  takesUpload: true,
-  async run({ input }) {
-    return { length: input.content.length };
-  },
-});
+import { expectOk } from '../harness/server.ts';
+import { expectRefusal, httpSuiteServer, listTools, mcpHeaders } from './_http.ts';
 
 describe('the plain JSON route', () => {
-  let s: TestServer;
-  const auth = (agent: 'ceo' | 'analyst' | 'qa' = 'ceo') => ({ Authorization: `Bearer ${s.tokens[agent]}` });
-  const v1 = (
-    tool: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-    agent: 'ceo' | 'analyst' = 'ceo',
-  ) =>
-    fetch(`${s.url}/v1/tools/${tool}`, {
-      method: 'POST',
-      headers: { ...auth(agent), 'Content-Type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-  const caseCount = async (caseNumber: string) =>
-    (await s.db.db.select().from(cases).where(eq(cases.caseNumber, caseNumber))).length;
-
-  beforeAll(async () => {
-    s = await startTestServer({
-      socket: true,
-      tools: [...tools, latch.tool, probe_failure_run],
-      grants: { ceo: ['probe_latch_run', 'probe_failure_run'] },
-      env: {
-        ALLOWED_ORIGINS: 'app.example, chambers.example',
-        MAX_BODY_BYTES: String(MAX_BODY),
-        // The ceo and analyst hold upload tools: one cap for all here; the upload cap has its own suite.
-        MAX_UPLOAD_BODY_BYTES: String(MAX_BODY),
-      },
-    });
-  });
-  afterAll(async () => s?.close());
+  const { server, latch, auth, v1, caseCount } = httpSuiteServer();
 
   describe('POST /v1/tools/:name: the same envelope with HTTP statuses', () => {
     const expectStatus = async (res: Response, status: number, code?: string) => {
@@ -91,7 +24,7 @@ describe('the plain JSON route', () => {
       );
       const id = expectOk<{ case: { id: string } }>(created).case.id;
       const viaJson = await expectStatus(await v1('case_get', { case_id: id }), 200);
-      const viaMcp = await s.call('ceo', 'case_get', { case_id: id });
+      const viaMcp = await server().call('ceo', 'case_get', { case_id: id });
       expect(viaJson).toEqual(viaMcp);
       // "empty" is a success too.
       const none = await expectStatus(await v1('case_list', { text: 'nothing-matches-this' }), 200);
@@ -120,7 +53,7 @@ describe('the plain JSON route', () => {
         'tool_not_granted',
       );
       expect(await caseCount('V1-3')).toBe(0);
-      const created = await s.callJson('ceo', 'case_create', { case_number: 'V1-4', title: 't' });
+      const created = await server().callJson('ceo', 'case_create', { case_number: 'V1-4', title: 't' });
       const id = expectOk<{ case: { id: string } }>(created.body).case.id;
       await expectStatus(await v1('case_delete', { case_id: id }), 403, 'owner_gate_required');
     });
@@ -132,7 +65,7 @@ describe('the plain JSON route', () => {
     });
 
     it('409 invalid_state for a change to an archived case', async () => {
-      const created = await s.callJson('ceo', 'case_create', { case_number: 'V1-5', title: 't' });
+      const created = await server().callJson('ceo', 'case_create', { case_number: 'V1-5', title: 't' });
       const id = expectOk<{ case: { id: string } }>(created.body).case.id;
       await expectStatus(await v1('case_update', { case_id: id, status: 'archived' }), 200);
       await expectStatus(await v1('case_update', { case_id: id, title: 'אחר' }), 409, 'invalid_state');
@@ -170,7 +103,7 @@ describe('the plain JSON route', () => {
         );
       }
       // No Content-Type at all (a byte body carries none).
-      const res = await fetch(`${s.url}/v1/tools/case_list`, {
+      const res = await fetch(`${server().url}/v1/tools/case_list`, {
         method: 'POST',
         headers: auth(),
         body: new TextEncoder().encode('{}'),
@@ -178,7 +111,7 @@ describe('the plain JSON route', () => {
       await expectStatus(res, 415, 'unsupported_media_type');
       expect(await caseCount('V1-7')).toBe(0);
       // /mcp refuses the same, as a JSON-RPC error.
-      const mcp = await fetch(s.mcpUrl, {
+      const mcp = await fetch(server().mcpUrl, {
         method: 'POST',
         headers: { ...auth(), 'Content-Type': 'text/plain', Accept: mcpHeaders.Accept },
         body: listTools,
@@ -200,7 +133,7 @@ describe('the plain JSON route', () => {
     });
 
     it('GET /v1/tools lists the caller’s tools', async () => {
-      const res = await fetch(`${s.url}/v1/tools`, { headers: auth('qa') });
+      const res = await fetch(`${server().url}/v1/tools`, { headers: auth('qa') });
       expect(res.status).toBe(200);
       const { tools: listed } = (await res.json()) as { tools: { name: string }[] };
       expect(listed.map((t) => t.name).filter((n) => n.startsWith('case_'))).toEqual([
