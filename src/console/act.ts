@@ -31,6 +31,9 @@ export function ownerGrants(registry: Registry): ReadonlySet<string> {
   );
 }
 
+/** The owner as a caller of tools: the owner's grants and the one call path every console action takes. */
+export type OwnerActor = ReturnType<typeof ownerActor>;
+
 export function ownerActor(o: ActOptions) {
   const grants = ownerGrants(o.registry);
   return {
