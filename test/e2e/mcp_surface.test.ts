@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cases } from '../../src/db/schema/cases.ts';
-import { NO_DRAFT } from '../../src/mcp/chambers_surface.ts';
+import { NO_DRAFT } from '../../src/mcp/surface_reads.ts';
 import { seedDocument, textBytes } from '../harness/documents.ts';
 import { agentsWithout, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
