@@ -41,7 +41,7 @@ describe('one proceeding key', () => {
       'src/review/library_checks.ts',
       'src/drafting/context_library.ts',
     ];
-    for (const path of [...users, 'src/precedents/extractors.ts']) {
+    for (const path of [...users, 'src/precedents/extractors.ts', 'src/precedents/views.ts']) {
       expect(await readFile(join(root, path), 'utf8'), path).toMatch(
         /from '\.{1,2}\/(?:precedents\/)?resolve\.ts'/,
       );
