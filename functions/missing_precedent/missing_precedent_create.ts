@@ -6,11 +6,11 @@ import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { missingPrecedents } from '../../src/db/schema/precedents.ts';
 import { splitProceedings } from '../../src/legal/proceedings.ts';
-import { resolveKeys } from '../../src/precedents/extractors.ts';
 import { missingOutput, missingView } from '../../src/precedents/missing.ts';
+import { resolveKeys } from '../../src/precedents/resolve.ts';
 
 /** The one proceeding number of the citation, normalised; anything else is invalid_args. */
-function citationKey(citation: string): string {
+function requireOneProceeding(citation: string): string {
   const { keys } = splitProceedings(citation);
   if (keys.length !== 1) {
     throw invalidArg(
@@ -40,13 +40,13 @@ export const missing_precedent_create = defineTool({
   },
   output: z.object({ missing_precedent: missingOutput, created: z.boolean() }),
   mutates: 'write',
-  precheck: (input) => void citationKey(input.citation),
+  precheck: (input) => void requireOneProceeding(input.citation),
   idempotencyKey: {
     describe: 'the normalised number and case',
-    of: (input) => `${citationKey(input.citation)}:${input.case_id ?? '-'}`,
+    of: (input) => `${requireOneProceeding(input.citation)}:${input.case_id ?? '-'}`,
   },
   async run({ ctx, input }) {
-    const key = citationKey(input.citation);
+    const key = requireOneProceeding(input.citation);
     if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     const present = (await resolveKeys(ctx.db, [key])).get(key);
     if (present !== undefined) {

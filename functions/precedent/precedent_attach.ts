@@ -8,14 +8,14 @@ import { documentPages } from '../../src/db/schema/documents.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
 import { loadDocument } from '../../src/documents/views.ts';
+import { citationKey } from '../../src/legal/proceedings.ts';
 import {
-  citationKey,
   precedentOutput,
   precedentView,
   quoteKey,
   sectionKey,
 } from '../../src/precedents/case_precedents.ts';
-import { resolveKeys } from '../../src/precedents/extractors.ts';
+import { resolveKeys } from '../../src/precedents/resolve.ts';
 
 export const precedent_attach = defineTool({
   name: 'precedent_attach',

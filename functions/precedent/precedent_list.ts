@@ -6,14 +6,9 @@ import { pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, gt, inArray, isNull, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
-import { MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
-import {
-  citationKey,
-  precedentOutput,
-  precedentView,
-  sectionKey,
-} from '../../src/precedents/case_precedents.ts';
-import { resolveKeys } from '../../src/precedents/extractors.ts';
+import { citationKey, MAX_PROCEEDINGS, splitProceedings } from '../../src/legal/proceedings.ts';
+import { precedentOutput, precedentView, sectionKey } from '../../src/precedents/case_precedents.ts';
+import { resolveKeys } from '../../src/precedents/resolve.ts';
 
 export const precedent_list = defineTool({
   name: 'precedent_list',

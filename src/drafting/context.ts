@@ -125,7 +125,7 @@ export async function blockContext(
     title: string | null;
     text: string | null;
     argumentIds: readonly string[];
-    citations: readonly { text: string }[];
+    citations: readonly { text: string; number?: string | undefined }[];
   },
 ): Promise<ContextItem[]> {
   const { kind, argumentIds } = block;

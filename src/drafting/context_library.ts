@@ -11,8 +11,8 @@ import type { Db } from '../db/types.ts';
 import { provenanceOf } from '../extractors/provenance.ts';
 import { approvedHoldings } from '../halacha/approved.ts';
 import { normalizeHebrew, tokens } from '../hebrew/text.ts';
-import { findProceedings } from '../legal/proceedings.ts';
-import { resolveKeys } from '../precedents/extractors.ts';
+import { citationKey } from '../legal/proceedings.ts';
+import { resolveKeys } from '../precedents/resolve.ts';
 import { STOP_WORDS } from '../search/normalize.ts';
 
 /** Style examples served per block: enough to see the chair's manner, few enough to read. */
@@ -58,7 +58,12 @@ const sectionKey = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 export async function precedentItems(
   db: Db,
   caseId: string,
-  block: { key: string; kind: BlockKind; title: string | null; citations: readonly { text: string }[] },
+  block: {
+    key: string;
+    kind: BlockKind;
+    title: string | null;
+    citations: readonly { text: string; number?: string | undefined }[];
+  },
   cut: (t: string) => string,
 ): Promise<LibraryItem[]> {
   const sections = [block.key, block.kind, block.title ?? ''].filter((s) => s !== '').map(sectionKey);
@@ -74,7 +79,8 @@ export async function precedentItems(
     )
     .orderBy(asc(casePrecedents.seq))
     .limit(MAX_PRECEDENTS);
-  const citedKeys = block.citations.flatMap((c) => findProceedings(c.text).map((p) => p.key));
+  // A block's citation has the key draft_validate checks it by: its number, else its text.
+  const citedKeys = block.citations.map((c) => citationKey(c.number ?? c.text));
   const byNumber = await resolveKeys(db, [...pinned.map((p) => p.citationKey), ...citedKeys]);
   const items: LibraryItem[] = pinned.map((p) => ({
     section: 'precedent',

@@ -4,7 +4,9 @@
 // (עת"מ 12345-05-20). Every quote-mark form (" ' ״ ׳ ׳׳ ” ’), with or without spaces, a one- or two-letter
 // prefix (בעע"מ, ובג"ץ), «מס'», a court in parentheses (עת"מ (ת"א) …) and a local committee's prefix
 // (ערר בב/6010/16) are read; the court and the local prefix are left out of the key, so every written form
-// of one number is one key. Garbage is no proceeding, never an exception.
+// of one number is one key. Garbage is no proceeding, never an exception. `citationKey` is the one key a
+// citation is stored, looked up and resolved by (citation graph, pinned precedents, draft_validate, drafting).
+import { normalizeHebrew } from '../hebrew/text.ts';
 import { DASH, Q } from './text.ts';
 
 /** The kinds, by their letters without quote marks (final letters folded), to their canonical spelling. */
@@ -105,6 +107,14 @@ export function normalizeProceeding(text: string): string | null {
   if (only === undefined || rest.length > 0) return null;
   const before = trimmed.slice(0, only.start);
   return /^[ובלמהכש]{0,2}$/.test(before) && only.end === trimmed.length ? only.key : null;
+}
+
+/**
+ * The key of one citation: its (first) proceeding number's key, else the citation's normalised words, so a
+ * citation the reader cannot read still has one stable key (one that resolves to no document).
+ */
+export function citationKey(citation: string): string {
+  return findProceedings(citation)[0]?.key ?? normalizeHebrew(citation);
 }
 
 export const MAX_PROCEEDINGS = 20;

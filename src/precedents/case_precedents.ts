@@ -1,11 +1,5 @@
 import * as z from 'zod';
 import type { casePrecedents } from '../db/schema/holdings.ts';
-import { normalizeHebrew } from '../hebrew/text.ts';
-import { findProceedings } from '../legal/proceedings.ts';
-
-/** The key of one citation: its (first) proceeding number, else the citation's normalised words. */
-export const citationKey = (citation: string): string =>
-  findProceedings(citation)[0]?.key ?? normalizeHebrew(citation);
 
 /** A quote for the natural key: every run of whitespace one space, every quote mark one of two. */
 export const quoteKey = (quote: string): string =>

@@ -17,6 +17,7 @@ import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
 import { normalizeProceeding, proceedingKind } from '../legal/proceedings.ts';
 import { extractCitations } from './citations.ts';
 import { type ExtractedMetadata, extractMetadata } from './metadata.ts';
+import { resolveKeys } from './resolve.ts';
 
 const BATCH = 200;
 
@@ -160,25 +161,6 @@ async function ownKeys(tx: DbOrTx, doc: DocumentRow, pages: readonly string[]): 
     if (key !== null) keys.push(key);
   }
   return keys.filter((k) => k !== '');
-}
-
-/** The library or internal document with each number (the earliest added), among `keys`. */
-export async function resolveKeys(tx: DbOrTx, keys: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  if (keys.length === 0) return out;
-  const rows = await tx
-    .select({ key: decisionMetadata.numberKey, id: documents.id })
-    .from(decisionMetadata)
-    .innerJoin(documents, eq(documents.id, decisionMetadata.documentId))
-    .where(
-      and(
-        inArray(decisionMetadata.numberKey, [...new Set(keys)]),
-        inArray(documents.corpus, ['library', 'internal']),
-      ),
-    )
-    .orderBy(documents.createdAt, documents.id);
-  for (const r of rows) if (r.key !== null && !out.has(r.key)) out.set(r.key, r.id);
-  return out;
 }
 
 export const citationExtractor: Extractor = {

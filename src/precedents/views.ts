@@ -18,6 +18,7 @@ import type { Db } from '../db/types.ts';
 import { provenanceOutput } from '../extractors/provenance.ts';
 import { approvedHoldings, approvedHoldingsOutput } from '../halacha/approved.ts';
 import { MAX_PROCEEDINGS, splitProceedings } from '../legal/proceedings.ts';
+import { resolveCited } from './resolve.ts';
 
 export const numbersInput = z
   .string()
@@ -192,18 +193,22 @@ export async function decisionViews(db: Db, docs: readonly DocumentRow[]): Promi
   });
 }
 
-/** The documents of a corpus with these number keys (their metadata read), oldest first. */
+/** The documents of a corpus with these number keys (as every cited number resolves), oldest first. */
 export async function documentsByNumbers(
   db: Db,
   corpus: 'library' | 'internal',
   keys: readonly string[],
 ): Promise<{ key: string; doc: DocumentRow }[]> {
   if (keys.length === 0) return [];
+  const known = await resolveCited(db, keys);
+  const keyOf = new Map<string, string>();
+  for (const [key, docs] of known)
+    for (const d of docs) if (d.corpus === corpus && !keyOf.has(d.id)) keyOf.set(d.id, key);
+  if (keyOf.size === 0) return [];
   const rows = await db
-    .select({ key: decisionMetadata.numberKey, doc: documents })
+    .select()
     .from(documents)
-    .innerJoin(decisionMetadata, eq(decisionMetadata.documentId, documents.id))
-    .where(and(eq(documents.corpus, corpus), inArray(decisionMetadata.numberKey, [...keys])))
+    .where(inArray(documents.id, [...keyOf.keys()]))
     .orderBy(documents.createdAt, documents.id);
-  return rows.flatMap((r) => (r.key === null ? [] : [{ key: r.key, doc: r.doc }]));
+  return rows.map((doc) => ({ key: keyOf.get(doc.id) ?? '', doc }));
 }

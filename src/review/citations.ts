@@ -1,37 +1,18 @@
 // Citations of rulings and decisions as written in Hebrew legal text: «עע"מ 9001/19 כהן נ' הוועדה המקומית,
 // פס' 12», «עת"מ 12345-05-20 …, בעמ' 4». The proceeding's quote marks come in every form (src/legal/text.ts);
-// the number is the key a source is found by, the parties and the pinpoint are what is checked against it.
+// the number is read by the one grammar reader (src/legal/proceedings.ts) and its key is what a source is
+// found by; the parties and the pinpoint are what is checked against it.
 
 import { normalizeHebrew } from '../hebrew/text.ts';
-import { DASH, Q } from '../legal/text.ts';
+import { findProceedings } from '../legal/proceedings.ts';
+import { Q } from '../legal/text.ts';
 
-/** Proceedings as cited, without their quote marks (normalised form), longest first so רע"א is not ע"א. */
-const PROCEEDINGS = [
-  'בגצ',
-  'עעמ',
-  'ברמ',
-  'עתמ',
-  'רעא',
-  'דנא',
-  'רעפ',
-  'עמנ',
-  'ערר',
-  'ערער',
-  'עא',
-  'עפ',
-  'הפ',
-  'תא',
-  'בשא',
-];
-
-/** A proceeding abbreviation with its quote mark in any form: ע"א, ע״א, ע”א; or the word ערר. */
-const PROC_RE = `(?<![\\u05D0-\\u05EA])(?:ערר|בג${Q}{1,2}ץ|[\\u05D0-\\u05EA]{1,3}${Q}{1,2}[\\u05D0-\\u05EA])`;
-const NUMBER_RE = `\\d{1,6}(?:\\/\\d{2,4}|${DASH}\\d{1,2}${DASH}\\d{2})`;
 const PARTIES_RE = `[^\\n,;()\\[\\]]{1,80}?\\s+נ${Q}\\s+[^\\n,;()\\[\\]]{1,80}?`;
 const PINPOINT_RE = `(?:פס${Q}|פסקה|פסקאות|בפסקה|בפס${Q}|סעיף|עמ${Q}|בעמ${Q}|עמוד|בעמוד)\\s*(\\d{1,4})`;
-const CITATION = new RegExp(
-  `(${PROC_RE})\\s*(?:\\([^)]{1,20}\\)\\s*)?(${NUMBER_RE})(?:\\s+(${PARTIES_RE})(?=[,;(\\n]|\\s+\\(|\\s+פס|\\s+בעמ|\\s+\\[|$))?(?:[^\\n.;]{0,60}?${PINPOINT_RE})?`,
-  'gu',
+/** What follows a proceeding number in a citation: the parties, then a pinpoint a few words on. */
+const TAIL = new RegExp(
+  `(?:\\s+(${PARTIES_RE})(?=[,;(\\n]|\\s+\\(|\\s+פס|\\s+בעמ|\\s+\\[|$))?(?:[^\\n.;]{0,60}?${PINPOINT_RE})?`,
+  'uy',
 );
 
 export interface Pinpoint {
@@ -42,7 +23,7 @@ export interface Pinpoint {
 export interface FoundCitation {
   text: string;
   number: string;
-  /** The proceeding and number as a key: quote marks and spacing aside. */
+  /** The proceeding's key (src/legal/proceedings.ts). */
   key: string;
   parties: string | null;
   pinpoint: Pinpoint | null;
@@ -60,39 +41,39 @@ export function parsePinpoint(text: string): Pinpoint | null {
   return { kind: PAGE_WORD.test(m[0]) ? 'page' : 'paragraph', n };
 }
 
-/** The key of a number as cited: the proceeding without quote marks, and the number with one dash form. */
-export function citationKey(number: string): string {
-  const norm = normalizeHebrew(number.replace(new RegExp(DASH, 'gu'), '-'));
-  const digits = /\d[\d/-]*\d|\d/.exec(norm)?.[0] ?? '';
-  const proc = norm
-    .slice(0, norm.indexOf(digits))
-    .replace(/[^\p{L}]/gu, '')
-    .trim();
-  const known = PROCEEDINGS.find((p) => proc.endsWith(p)) ?? proc;
-  return `${known} ${digits}`.trim();
-}
+/** A key as draft_validate reports it: the proceeding's letters without quote marks («עעמ 9001/19»). */
+export const unquotedKey = (key: string): string => normalizeHebrew(key);
 
-/** Just the number part of a key («1108/97»): a source whose number names no proceeding matches on it. */
-export const digitsOf = (key: string): string => key.split(' ').at(-1) ?? key;
-
-/** Every citation in a text, in order. */
+/**
+ * Every citation in a text, in order: each proceeding number the grammar reader finds (any prefix letters,
+ * quote marks, court), with the parties and pinpoint written after it, before the next number.
+ */
 export function findCitations(text: string): FoundCitation[] {
-  const out: FoundCitation[] = [];
-  CITATION.lastIndex = 0;
-  for (let m = CITATION.exec(text); m !== null; m = CITATION.exec(text)) {
-    const number = `${m[1]} ${m[2]}`;
-    const pin = m[4] === undefined ? null : parsePinpoint(m[0].slice(m[0].lastIndexOf(m[4]) - 12));
-    out.push({
-      text: m[0].trim(),
-      number,
-      key: citationKey(number),
-      parties: m[3]?.trim() ?? null,
-      pinpoint: pin ?? (m[4] === undefined ? null : { kind: 'paragraph', n: Number(m[4]) }),
-      start: m.index,
-      end: m.index + m[0].length,
-    });
-  }
-  return out;
+  const found = findProceedings(text);
+  return found.map((f, i) => {
+    const tail = text.slice(0, found[i + 1]?.start ?? text.length);
+    TAIL.lastIndex = f.end;
+    const m = TAIL.exec(tail);
+    const parties = m?.[1];
+    const pinAt = m?.[2];
+    const all = `${f.text}${m?.[0] ?? ''}`;
+    const pin =
+      m === null || pinAt === undefined
+        ? null
+        : (parsePinpoint(all.slice(Math.max(0, all.lastIndexOf(pinAt) - 12))) ?? {
+            kind: 'paragraph' as const,
+            n: Number(pinAt),
+          });
+    return {
+      text: all.trim(),
+      number: f.text,
+      key: f.key,
+      parties: parties?.trim() ?? null,
+      pinpoint: pin,
+      start: f.start,
+      end: f.end + (m?.[0].length ?? 0),
+    };
+  });
 }
 
 const NOISE = new Set(['נ', 'נגד', 'ואח', 'ואחרים', 'ואחר', 'בעמ', 'בע', 'מ']);

@@ -10,8 +10,7 @@ import { citations, decisionMetadata, missingPrecedents } from '../db/schema/pre
 import { negativeTreatments } from '../db/schema/vocabulary.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { approvedHoldings } from '../halacha/approved.ts';
-import { findProceedings } from '../legal/proceedings.ts';
-import { citationKey } from './citations.ts';
+import { resolveCited } from '../precedents/resolve.ts';
 import {
   type CitationCheck,
   cut,
@@ -23,7 +22,7 @@ import {
   type QuoteCheck,
 } from './findings.ts';
 import { matchQuote } from './quotes.ts';
-import { loadAuthorities, loadSourceTexts, type Source, sourcesOf } from './sources.ts';
+import { loadSourceTexts, type Source } from './sources.ts';
 
 interface ValidationResult {
   citations: CitationCheck[];
@@ -34,11 +33,17 @@ interface ValidationResult {
 /** Prefix of the detail of a citation recorded as a missing precedent. */
 export const MISSING_DETAIL = 'Recorded as a missing precedent';
 
-/** Marks not_found citations that an open missing precedent records, and adds each source's holdings. */
-export async function annotateCitations(db: DbOrTx, result: ValidationResult): Promise<void> {
-  const keyOf = (text: string) => findProceedings(text)[0]?.key ?? null;
+/**
+ * Marks not_found citations that an open missing precedent records (by each check's proceeding key, `keyOf`),
+ * and adds each source's holdings.
+ */
+export async function annotateCitations(
+  db: DbOrTx,
+  result: ValidationResult,
+  keyOf: ReadonlyMap<CitationCheck, string>,
+): Promise<void> {
   const lost = result.citations.filter((c) => c.verdict === 'not_found');
-  const keys = [...new Set(lost.map((c) => keyOf(c.text)).filter((k): k is string => k !== null))];
+  const keys = [...new Set(lost.flatMap((c) => keyOf.get(c) ?? []))];
   if (keys.length > 0) {
     const open = await db
       .select({ key: missingPrecedents.key, id: missingPrecedents.id })
@@ -46,7 +51,7 @@ export async function annotateCitations(db: DbOrTx, result: ValidationResult): P
       .where(and(inArray(missingPrecedents.key, keys), eq(missingPrecedents.status, 'open')));
     const byKey = new Map(open.map((m) => [m.key, m.id]));
     for (const c of lost) {
-      const id = byKey.get(keyOf(c.text) ?? '');
+      const id = byKey.get(keyOf.get(c) ?? '');
       if (id === undefined) continue;
       c.verdict = 'could_not_check';
       c.detail = `${MISSING_DETAIL} (${id}), not yet in the library: upload it to check the citation`;
@@ -135,7 +140,10 @@ export async function attachedQuoteChecks(
       what: `${pinned.length - checked.length} attached precedent quote(s)`,
       reason: `over the cap of ${MAX_QUOTES_CHECKED} quotes per validation`,
     });
-  const all = await loadAuthorities(db);
+  const known = await resolveCited(
+    db,
+    checked.map((p) => p.citationKey),
+  );
   const given = checked.flatMap((p) => (p.documentId === null ? [] : [p.documentId]));
   const direct =
     given.length === 0
@@ -154,10 +162,9 @@ export async function attachedQuoteChecks(
   const byId = new Map<string, Source>(
     direct.map((d) => [d.id, { ...d, number: d.number ?? '', corpus: d.corpus as Source['corpus'] }]),
   );
+  // The stored key of the pinned citation is the one key (src/legal/proceedings.ts citationKey).
   const sourceOf = (p: (typeof checked)[number]): Source | null =>
-    (p.documentId === null ? undefined : byId.get(p.documentId)) ??
-    sourcesOf(all, citationKey(p.citation))[0] ??
-    null;
+    (p.documentId === null ? undefined : byId.get(p.documentId)) ?? known.get(p.citationKey)?.[0] ?? null;
   const needed = new Map<string, Source>();
   for (const p of checked) {
     const s = sourceOf(p);

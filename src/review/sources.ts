@@ -1,10 +1,11 @@
 // The authorities a citation can resolve to: the library's rulings and the committee's own decisions, by the
-// number stored with them (library_add, internal_decision_add). A cited source's pages are read once per
-// validation and indexed for its quotes; a source whose text is not ready cannot be checked.
-import { and, asc, inArray, isNotNull } from '../db/orm.ts';
-import { documentPages, documents } from '../db/schema/documents.ts';
+// number given with them or read from them (src/precedents/resolve.ts). A cited source's pages are read once
+// per validation and indexed for its quotes; a source whose text is not ready cannot be checked.
+import { asc, inArray } from '../db/orm.ts';
+import { documentPages } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { citationKey, digitsOf, type FoundCitation, type Pinpoint, partiesAgreement } from './citations.ts';
+import type { CitedDocument } from '../precedents/resolve.ts';
+import { type FoundCitation, type Pinpoint, partiesAgreement } from './citations.ts';
 import { indexSource, type SourceIndex } from './quotes.ts';
 
 export const citationVerdicts = [
@@ -21,57 +22,12 @@ export const PARTIES_AGREE_AT = 0.5;
 /** The text of all cited sources read in one validation: past it, a source is could_not_check. */
 export const MAX_SOURCE_CHARS = 4_000_000;
 
-export interface Source {
-  id: string;
-  corpus: 'library' | 'internal';
-  number: string;
-  parties: string | null;
-  status: string;
-  pageCount: number | null;
-}
+export type Source = CitedDocument;
 
 export interface LoadedSource extends Source {
   index: SourceIndex;
   /** The paragraph numbers the source's text has («12.» at a line's start). */
   paragraphs: Set<number>;
-}
-
-export interface Authorities {
-  byKey: Map<string, Source[]>;
-  byDigits: Map<string, Source[]>;
-}
-
-/** Every numbered library ruling and internal decision, by key and by bare number. */
-export async function loadAuthorities(db: DbOrTx): Promise<Authorities> {
-  const rows = await db
-    .select({
-      id: documents.id,
-      corpus: documents.corpus,
-      number: documents.number,
-      parties: documents.parties,
-      status: documents.status,
-      pageCount: documents.pageCount,
-    })
-    .from(documents)
-    .where(and(inArray(documents.corpus, ['library', 'internal']), isNotNull(documents.number)))
-    .orderBy(asc(documents.createdAt), asc(documents.id));
-  const byKey = new Map<string, Source[]>();
-  const byDigits = new Map<string, Source[]>();
-  const push = (m: Map<string, Source[]>, k: string, s: Source) => m.set(k, [...(m.get(k) ?? []), s]);
-  for (const r of rows) {
-    const s = { ...r, number: r.number ?? '', corpus: r.corpus as Source['corpus'] };
-    const key = citationKey(s.number);
-    push(byKey, key, s);
-    push(byDigits, digitsOf(key), s);
-  }
-  return { byKey, byDigits };
-}
-
-/** The sources a citation's number names: by proceeding and number, else those stored with a bare number. */
-export function sourcesOf(a: Authorities, key: string): Source[] {
-  const exact = a.byKey.get(key);
-  if (exact !== undefined) return exact;
-  return (a.byDigits.get(digitsOf(key)) ?? []).filter((s) => !citationKey(s.number).includes(' '));
 }
 
 const PARAGRAPH_NUMBER = /(?:^|\n)\s*(\d{1,4})\s*[.)]\s/g;

@@ -9,7 +9,9 @@ import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
 import { directions } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { kindOrder } from '../drafting/blocks.ts';
-import { citationKey, type FoundCitation, findCitations, parsePinpoint } from './citations.ts';
+import { citationKey } from '../legal/proceedings.ts';
+import { resolveCited } from '../precedents/resolve.ts';
+import { type FoundCitation, findCitations, parsePinpoint, unquotedKey } from './citations.ts';
 import {
   type CitationCheck,
   cut,
@@ -23,7 +25,7 @@ import {
 import { annotateCitations, attachedQuoteChecks, negativeTreatmentFindings } from './library_checks.ts';
 import { findQuotes, matchQuote } from './quotes.ts';
 import { draftRules } from './rules.ts';
-import { loadAuthorities, loadSourceTexts, resolveCitation, type Source, sourcesOf } from './sources.ts';
+import { loadSourceTexts, resolveCitation, type Source } from './sources.ts';
 
 /** One text checked: a block of the draft, or a page of a document. */
 export interface Checked {
@@ -156,44 +158,54 @@ function citationsOf(texts: readonly Checked[]): {
 const sourceView = (s: Source | null): CitationCheck['source'] =>
   s === null ? null : { document_id: s.id, corpus: s.corpus, number: s.number, parties: s.parties };
 
-/** Resolves the citations and matches the quotes, within the caps. */
+/**
+ * Resolves the citations and matches the quotes, within the caps. Returns each citation check's key (the
+ * proceeding key, which the check itself reports without quote marks).
+ */
 async function authorities(
   db: DbOrTx,
   texts: readonly Checked[],
   result: ValidationResult,
   ownKey: string | null = null,
-): Promise<void> {
+): Promise<Map<CitationCheck, string>> {
+  const keyOf = new Map<CitationCheck, string>();
   const found = citationsOf(texts);
   const cited = found.cited.filter((c) => c.citation.key !== ownKey);
   const quotes = found.quotes;
-  if (cited.length === 0) return;
-  const all = await loadAuthorities(db);
+  if (cited.length === 0) return keyOf;
   const checkedCitations = cited.slice(0, MAX_CITATIONS_CHECKED);
   const checkedQuotes = quotes.slice(0, MAX_QUOTES_CHECKED);
+  const resolving = [...checkedCitations, ...checkedQuotes.flatMap((q) => (q.by === null ? [] : [q.by]))];
+  const known = await resolveCited(
+    db,
+    resolving.map((c) => c.citation.key),
+  );
+  const sourcesOf = (key: string): Source[] => known.get(key) ?? [];
   const needed = new Map<string, Source>();
-  for (const c of [...checkedCitations, ...checkedQuotes.flatMap((q) => (q.by === null ? [] : [q.by]))])
-    for (const s of sourcesOf(all, c.citation.key)) needed.set(s.id, s);
+  for (const c of resolving) for (const s of sourcesOf(c.citation.key)) needed.set(s.id, s);
   const loaded = await loadSourceTexts(db, [...needed.values()]);
   const verdictOf = new Map<Cited, ReturnType<typeof resolveCitation>>();
   for (const c of checkedCitations) {
-    const r = resolveCitation(c.citation, sourcesOf(all, c.citation.key), loaded);
+    const r = resolveCitation(c.citation, sourcesOf(c.citation.key), loaded);
     verdictOf.set(c, r);
-    result.citations.push({
+    const check: CitationCheck = {
       block: c.at.block?.key ?? null,
       page: c.at.page,
       text: cut(c.citation.text, 300),
-      key: c.citation.key,
+      key: unquotedKey(c.citation.key),
       verdict: r.verdict,
       source: sourceView(r.source),
       detail: r.detail,
       holdings: [], // annotateCitations adds the source's approved holdings
-    });
+    };
+    result.citations.push(check);
+    keyOf.set(check, c.citation.key);
   }
   for (const q of checkedQuotes) {
     const r =
       q.by === null
         ? undefined
-        : (verdictOf.get(q.by) ?? resolveCitation(q.by.citation, sourcesOf(all, q.by.citation.key), loaded));
+        : (verdictOf.get(q.by) ?? resolveCitation(q.by.citation, sourcesOf(q.by.citation.key), loaded));
     const text = r?.source === null || r?.source === undefined ? undefined : loaded.loaded.get(r.source.id);
     const base = {
       block: q.at.block?.key ?? null,
@@ -237,6 +249,7 @@ async function authorities(
       what: `source ${id}`,
       reason: 'its text is over the size cap of one validation',
     });
+  return keyOf;
 }
 
 /** Citation and quote verdicts that are findings: anything not resolved or verbatim. */
@@ -294,7 +307,7 @@ export async function validateDraft(
   };
   // The header names this case, not an authority; a mention of the case's own number elsewhere neither.
   const own = citationKey(caseRow.caseNumber);
-  await authorities(
+  const keys = await authorities(
     db,
     blocks
       .filter((b) => b.kind !== 'header')
@@ -302,7 +315,7 @@ export async function validateDraft(
     result,
     own,
   );
-  await annotateCitations(db, result);
+  await annotateCitations(db, result, keys);
   await attachedQuoteChecks(db, caseRow.id, result);
   result.findings.push(...authorityFindings(result, null), ...(await negativeTreatmentFindings(db, result)));
   return { ...result, blocks };
@@ -317,8 +330,8 @@ export async function validateDocument(
 ): Promise<ValidationResult> {
   const result: ValidationResult = { findings: [], citations: [], quotes: [], notChecked: [] };
   const texts = pages.map((text, i) => ({ block: null, page: i + 1, text, declared: [] }));
-  await authorities(db, texts, result, citationKey(caseNumber));
-  await annotateCitations(db, result);
+  const keys = await authorities(db, texts, result, citationKey(caseNumber));
+  await annotateCitations(db, result, keys);
   result.findings.push(
     ...authorityFindings(result, documentId),
     ...(await negativeTreatmentFindings(db, result)),
