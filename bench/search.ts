@@ -18,7 +18,7 @@ import { createDocument, extractAndIndexDocument } from '../src/documents/pipeli
 import { normalizeHebrew, tokens } from '../src/hebrew/text.ts';
 import { chunkPages } from '../src/search/chunk.ts';
 import { analyzeQuery } from '../src/search/normalize.ts';
-import { MAX_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
+import { MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';
 import { serviceUrls } from '../test/harness/services.ts';
 import { scratchPostgres } from './scratch.ts';
@@ -269,7 +269,7 @@ export async function runSearchBench(): Promise<Record<string, string>> {
       const q = analyzeQuery(last.slowest);
       const { ranked: query } = rankedSql(
         { corpus: 'library' },
-        { text: q.text, words: q.words.slice(0, MAX_QUERY_WORDS) },
+        { text: q.text, words: q.words.slice(0, MAX_RANKED_QUERY_WORDS) },
         { limit: 20, offset: 0 },
       );
       // As searchChunks runs it: in a transaction with index scans forced.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { practiceAreaOf } from '../../src/cases/practice_areas.ts';
 import { caseFields, caseOutput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
@@ -30,6 +31,7 @@ export const case_create = defineTool({
   mutates: 'write',
   idempotencyKey: { describe: 'case_number', of: (input) => input.case_number },
   async run({ ctx, input }) {
+    const practiceArea = input.practice_area === undefined ? null : practiceAreaOf(input.practice_area);
     // One round trip: insert, or touch the existing row so RETURNING yields it (xmax = 0 only for a fresh insert).
     const rows = await ctx.db
       .insert(cases)
@@ -40,7 +42,7 @@ export const case_create = defineTool({
         appellant: input.appellant ?? null,
         respondent: input.respondent ?? null,
         committee: input.committee ?? null,
-        practiceArea: input.practice_area ?? null,
+        practiceArea,
         propertyAddress: input.property_address ?? null,
         notes: input.notes ?? null,
         createdBy: ctx.agent,
@@ -62,7 +64,7 @@ export const case_create = defineTool({
         ['appellant', input.appellant, row.appellant],
         ['respondent', input.respondent, row.respondent],
         ['committee', input.committee, row.committee],
-        ['practice_area', input.practice_area, row.practiceArea],
+        ['practice_area', practiceArea ?? undefined, row.practiceArea],
         ['property_address', input.property_address, row.propertyAddress],
         ['notes', input.notes, row.notes],
       ];

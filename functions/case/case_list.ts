@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { caseOutcomeInput, caseStatusInput, caseSummary, caseSummaryOutput } from '../../src/cases/views.ts';
+import { outcomeInput, outcomeOf } from '../../src/cases/outcomes.ts';
+import { practiceAreaInput, practiceAreaOf } from '../../src/cases/practice_areas.ts';
+import { caseStatusInput, caseSummary, caseSummaryOutput } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from '../../src/db/orm.ts';
@@ -18,8 +20,8 @@ export const case_list = defineTool({
     'listed.',
   input: {
     status: caseStatusInput.optional(),
-    outcome: caseOutcomeInput.optional(),
-    practice_area: z.string().trim().min(1).max(100).optional().describe('This practice area exactly'),
+    outcome: outcomeInput.optional(),
+    practice_area: practiceAreaInput.optional(),
     text: z.string().trim().min(1).max(200).optional().describe('Text in the case number or title'),
   },
   output: pagedOutput(caseSummaryOutput),
@@ -28,8 +30,9 @@ export const case_list = defineTool({
   async run({ ctx, input, page }) {
     const where: (SQL | undefined)[] = [isNull(cases.deletedAt)];
     if (input.status !== undefined) where.push(eq(cases.status, input.status));
-    if (input.outcome !== undefined) where.push(eq(cases.outcome, input.outcome));
-    if (input.practice_area !== undefined) where.push(eq(cases.practiceArea, input.practice_area));
+    if (input.outcome !== undefined) where.push(eq(cases.outcome, outcomeOf(input.outcome)));
+    if (input.practice_area !== undefined)
+      where.push(eq(cases.practiceArea, practiceAreaOf(input.practice_area)));
     if (input.text !== undefined) {
       const pattern = `%${escapeLike(input.text)}%`;
       where.push(or(ilike(cases.caseNumber, pattern), ilike(cases.title, pattern)));

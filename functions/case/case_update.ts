@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { practiceAreaOf } from '../../src/cases/practice_areas.ts';
 import { caseFields, caseOutput, caseStatusInput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
@@ -38,7 +39,7 @@ export const case_update = defineTool({
       appellant: changes.appellant,
       respondent: changes.respondent,
       committee: changes.committee,
-      practiceArea: changes.practice_area,
+      practiceArea: changes.practice_area === undefined ? undefined : practiceAreaOf(changes.practice_area),
       propertyAddress: changes.property_address,
       notes: changes.notes,
       status: changes.status,

@@ -4,8 +4,8 @@ import { ok } from '../../src/contract/envelope.ts';
 import { one } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { directions } from '../../src/db/schema/review.ts';
+import { outcomeLabels } from '../../src/db/schema/vocabulary.ts';
 import { directionOutput, directionView, loadDirection } from '../../src/review/directions.ts';
-import { outcomeLabels } from '../../src/review/outcomes.ts';
 
 export const direction_approve = defineTool({
   name: 'direction_approve',

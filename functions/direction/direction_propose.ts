@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { outcomeInput, outcomeOf, parseOutcome } from '../../src/cases/outcomes.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { one, ToolError } from '../../src/contract/errors.ts';
@@ -7,8 +8,8 @@ import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { and, eq, inArray } from '../../src/db/orm.ts';
 import { argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
 import { directions } from '../../src/db/schema/review.ts';
+import { outcomeLabels } from '../../src/db/schema/vocabulary.ts';
 import { directionOutput, directionView, MAX_DIRECTION_ARGUMENTS } from '../../src/review/directions.ts';
-import { outcomeInput, outcomeLabels, outcomeOf, parseOutcome } from '../../src/review/outcomes.ts';
 
 interface Content {
   title: string;

@@ -1,13 +1,14 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { outcomeInput, outcomeOf, parseOutcome } from '../../src/cases/outcomes.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
-import { caseOutcomes, cases } from '../../src/db/schema/cases.ts';
+import { cases } from '../../src/db/schema/cases.ts';
 import { directions } from '../../src/db/schema/review.ts';
-import { outcomeInput, outcomeLabels, outcomeOf, parseOutcome } from '../../src/review/outcomes.ts';
+import { outcomeLabels, outcomes } from '../../src/db/schema/vocabulary.ts';
 
-const outcomeField = z.enum(caseOutcomes);
+const outcomeField = z.enum(outcomes);
 
 export const outcome_set = defineTool({
   name: 'outcome_set',

@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { caseOutcomes } from '../../src/db/schema/cases.ts';
 import { blockKinds } from '../../src/db/schema/drafting.ts';
+import { outcomes } from '../../src/db/schema/vocabulary.ts';
 import { caseState, stageOf, workflowStages } from '../../src/review/workflow.ts';
 
 const stage = z.enum(workflowStages);
@@ -32,9 +32,9 @@ export const workflow_status = defineTool({
     }),
     direction: z.object({
       proposed: z.int(),
-      approved: z.object({ id: z.uuid(), title: z.string(), outcome: z.enum(caseOutcomes) }).nullable(),
+      approved: z.object({ id: z.uuid(), title: z.string(), outcome: z.enum(outcomes) }).nullable(),
     }),
-    outcome: z.enum(caseOutcomes).nullable(),
+    outcome: z.enum(outcomes).nullable(),
     blocks: z.object({
       written: z.int(),
       missing: z.array(z.enum(blockKinds)).max(blockKinds.length).describe('Required kinds not written'),

@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { type CaseRow, caseOutcomes, caseStatuses } from '../db/schema/cases.ts';
+import { type CaseRow, caseStatuses } from '../db/schema/cases.ts';
+import { outcomes, practiceAreas } from '../db/schema/vocabulary.ts';
+import { practiceAreaInput } from './practice_areas.ts';
 
 const text = z.string().nullable();
 
@@ -11,10 +13,10 @@ export const caseOutput = z.object({
   appellant: text.describe('The appellant(s)'),
   respondent: text.describe('The respondent(s)'),
   committee: text.describe('The committee whose decision is appealed'),
-  practice_area: text.describe('Practice area, e.g. "betterment levy"'),
+  practice_area: z.enum(practiceAreas).nullable().describe('The practice area, else null'),
   property_address: text.describe('Address or block/parcel of the property'),
   status: z.enum(caseStatuses).describe('open → drafting → decided → archived'),
-  outcome: z.enum(caseOutcomes).nullable().describe('The outcome once set, else null'),
+  outcome: z.enum(outcomes).nullable().describe('The outcome once set, else null'),
   notes: text.describe('Free notes for the team'),
   has_final_text: z.boolean().describe('Whether the final decision text exists (case_final_text_get)'),
   created_by: z.string().describe('The agent that opened the case'),
@@ -74,12 +76,9 @@ export const caseFields = {
   appellant: optionalText(300, 'The appellant(s) (העוררים)'),
   respondent: optionalText(300, 'The respondent(s) (המשיבה), usually the local committee'),
   committee: optionalText(200, 'The committee whose decision is appealed'),
-  practice_area: optionalText(100, 'e.g. "betterment levy", "permit", "plan"'),
+  practice_area: practiceAreaInput.optional(),
   property_address: optionalText(300, 'Address or block/parcel (גוש/חלקה)'),
   notes: z.string().max(10_000).optional().describe('Free notes for the team'),
 };
 
 export const caseStatusInput = z.enum(caseStatuses).describe('open → drafting → decided → archived');
-export const caseOutcomeInput = z
-  .enum(caseOutcomes)
-  .describe('rejection (דחייה), partial_acceptance (קבלה חלקית), full_acceptance (קבלה מלאה)');

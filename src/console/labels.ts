@@ -30,12 +30,6 @@ export const caseStatusLabels: Readonly<Record<string, string>> = {
   archived: 'בארכיון',
 };
 
-export const caseOutcomeLabels: Readonly<Record<string, string>> = {
-  rejection: 'הערר נדחה',
-  partial_acceptance: 'הערר התקבל בחלקו',
-  full_acceptance: 'הערר התקבל',
-};
-
 export const missionStateLabels: Readonly<Record<string, string>> = {
   active: 'פעילה',
   completed: 'הושלמה',

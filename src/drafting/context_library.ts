@@ -42,13 +42,6 @@ const PART: Record<BlockKind, StylePart> = {
   signature: 'signatures',
 };
 
-/** The case's outcome in the library's words (a style decision's outcome is read as accepted/rejected…). */
-const LIBRARY_OUTCOME: Record<string, string> = {
-  rejection: 'rejected',
-  partial_acceptance: 'partially_accepted',
-  full_acceptance: 'accepted',
-};
-
 const sectionKey = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
 /**
@@ -154,8 +147,8 @@ export async function styleItems(
     if (seen === undefined) byDoc.set(r.s.documentId, { first: r, text: r.s.text });
     else seen.text += `\n${r.s.text}`;
   }
-  const area = c?.practiceArea == null ? null : sectionKey(c.practiceArea);
-  const outcome = c?.outcome == null ? null : LIBRARY_OUTCOME[c.outcome];
+  const area = c?.practiceArea ?? null;
+  const outcome = c?.outcome ?? null;
   const q = words(query);
   const scored = [...byDoc.values()].map((e) => {
     const w = words(e.text);
@@ -164,8 +157,8 @@ export async function styleItems(
     return {
       e,
       rank: [
-        area !== null && e.first.area !== null && sectionKey(e.first.area) === area ? 1 : 0,
-        outcome !== undefined && outcome !== null && e.first.outcome === outcome ? 1 : 0,
+        area !== null && e.first.area === area ? 1 : 0,
+        outcome !== null && e.first.outcome === outcome ? 1 : 0,
         q.size === 0 ? 0 : common / q.size,
       ],
     };

@@ -3,13 +3,14 @@
 // proceeding, outcome and practice area, sorted by decision date (stable: then by id), paged.
 
 import * as z from 'zod';
+import { outcomeInput, outcomeOf } from '../cases/outcomes.ts';
+import { practiceAreaInput, practiceAreaOf } from '../cases/practice_areas.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import type { PageRequest } from '../contract/limits.ts';
 import { and, asc, desc, eq, gte, ilike, lte, type SQL, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import { decisionMetadata } from '../db/schema/precedents.ts';
-import { outcomes, practiceAreas } from '../db/schema/vocabulary.ts';
 import { loadDocument } from '../documents/views.ts';
 import { proceedingKind } from '../legal/proceedings.ts';
 import { decisionOutput, decisionViews, documentsByNumbers, numberKeys, numbersInput } from './views.ts';
@@ -61,8 +62,8 @@ export const listInput = (courtWord: string) => ({
   year_from: z.int().min(1948).max(2100).optional().describe('From year'),
   year_to: z.int().min(1948).max(2100).optional().describe('To year'),
   proceeding: z.string().trim().min(2).max(10).optional().describe('e.g. עע"מ, ערר'),
-  outcome: z.enum(outcomes).optional().describe('Outcome'),
-  practice_area: z.enum(practiceAreas).optional().describe('Area'),
+  outcome: outcomeInput.optional(),
+  practice_area: practiceAreaInput.optional(),
   sort: z.enum(['date_desc', 'date_asc']).optional().describe('Default date_desc'),
 });
 
@@ -85,8 +86,8 @@ type ListInput = {
   year_from?: number | undefined;
   year_to?: number | undefined;
   proceeding?: string | undefined;
-  outcome?: (typeof outcomes)[number] | undefined;
-  practice_area?: (typeof practiceAreas)[number] | undefined;
+  outcome?: string | undefined;
+  practice_area?: string | undefined;
   sort?: 'date_desc' | 'date_asc' | undefined;
 };
 
@@ -117,8 +118,8 @@ export async function listDecisions(
       );
     where.push(eq(m.proceeding, kind));
   }
-  if (input.outcome !== undefined) where.push(eq(m.outcome, input.outcome));
-  if (input.practice_area !== undefined) where.push(eq(m.practiceArea, input.practice_area));
+  if (input.outcome !== undefined) where.push(eq(m.outcome, outcomeOf(input.outcome)));
+  if (input.practice_area !== undefined) where.push(eq(m.practiceArea, practiceAreaOf(input.practice_area)));
   if (page.after !== undefined) {
     const [d, id] = page.after;
     where.push(

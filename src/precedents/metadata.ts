@@ -180,7 +180,11 @@ function outcomeOf(pages: readonly string[]): ExtractedField<Outcome> | undefine
     for (let m = OUTCOME.exec(text); m !== null; m = OUTCOME.exec(text)) {
       const verb = m[1] ?? '';
       const value: Outcome =
-        m[2] !== undefined ? 'partially_accepted' : /נדח|להידחות/.test(verb) ? 'rejected' : 'accepted';
+        m[2] !== undefined
+          ? 'partial_acceptance'
+          : /נדח|להידחות/.test(verb)
+            ? 'rejection'
+            : 'full_acceptance';
       found = { value, at: { page: i + 1, start: m.index, end: m.index + m[0].length, text: m[0] } };
     }
   });

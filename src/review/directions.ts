@@ -3,8 +3,9 @@
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
 import { and, eq, isNull } from '../db/orm.ts';
-import { caseOutcomes, cases } from '../db/schema/cases.ts';
+import { cases } from '../db/schema/cases.ts';
 import { directionStatuses, directions } from '../db/schema/review.ts';
+import { outcomes } from '../db/schema/vocabulary.ts';
 import type { DbOrTx } from '../db/types.ts';
 
 export type DirectionRow = typeof directions.$inferSelect;
@@ -15,7 +16,7 @@ export const directionOutput = z.object({
   id: z.uuid(),
   title: z.string(),
   rationale: z.string(),
-  outcome: z.enum(caseOutcomes).describe('The outcome it leads to'),
+  outcome: z.enum(outcomes).describe('The outcome it leads to'),
   argument_ids: z.array(z.uuid()).max(MAX_DIRECTION_ARGUMENTS).describe('The arguments it rests on'),
   status: z.enum(directionStatuses).describe('proposed, approved (one per case) or superseded'),
   proposed_by: z.string(),

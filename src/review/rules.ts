@@ -2,14 +2,15 @@
 // the outcome stated as set, the header as the case records it, the appraisers' figures, and the quote
 // marks of Hebrew abbreviations.
 import { extractFacts } from '../analysis/appraisal.ts';
+import { outcomesStated } from '../cases/outcomes.ts';
 import type { appraisalFacts, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
 import type { DraftBlockRow } from '../db/schema/drafting.ts';
+import { type Outcome, outcomeLabels } from '../db/schema/vocabulary.ts';
 import { requiredBlockKinds } from '../drafting/blocks.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { partiesAgreement } from './citations.ts';
 import { cut, type Finding, noProvenance } from './findings.ts';
-import { type CaseOutcome, outcomeLabels, outcomesStated } from './outcomes.ts';
 
 type ClaimRow = typeof claims.$inferSelect;
 type FactRow = typeof appraisalFacts.$inferSelect;
@@ -22,7 +23,7 @@ export interface DraftFacts {
   /** argument id → its claim ids (every version of the case's argument map). */
   argumentClaims: ReadonlyMap<string, readonly string[]>;
   facts: readonly FactRow[];
-  directionOutcome: CaseOutcome | null;
+  directionOutcome: Outcome | null;
 }
 
 const finding = (
@@ -122,7 +123,7 @@ function outcome(d: DraftFacts): Finding[] {
           'outcome_mismatch',
           'error',
           b,
-          `The block states ${outcomeLabels[stated[0] as CaseOutcome]}; the case's outcome is ${outcomeLabels[set]}`,
+          `The block states ${outcomeLabels[stated[0] as Outcome]}; the case's outcome is ${outcomeLabels[set]}`,
         ),
       );
     }

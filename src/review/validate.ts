@@ -1,14 +1,13 @@
 // draft_validate's work: what is checked (the draft's current blocks, or a case document's pages), the rule
 // checks, every citation resolved and every attributed quote matched against its source, within caps; what
 // a cap left out is listed as could_not_check.
-import { and, asc, desc, eq, inArray } from '../db/orm.ts';
+import { and, asc, eq, inArray } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, argumentMaps, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
-import type { Citation } from '../db/schema/drafting.ts';
-import { type DraftBlockRow, draftBlocks } from '../db/schema/drafting.ts';
+import type { Citation, DraftBlockRow } from '../db/schema/drafting.ts';
 import { directions } from '../db/schema/review.ts';
 import type { DbOrTx } from '../db/types.ts';
-import { kindOrder } from '../drafting/blocks.ts';
+import { type CurrentBlock, currentBlocks } from '../drafting/store.ts';
 import { citationKey } from '../legal/proceedings.ts';
 import { resolveCited } from '../precedents/resolve.ts';
 import { type FoundCitation, findCitations, parsePinpoint, unquotedKey } from './citations.ts';
@@ -41,24 +40,6 @@ export interface ValidationResult {
   citations: CitationCheck[];
   quotes: QuoteCheck[];
   notChecked: NotChecked[];
-}
-
-/** The current version of every block of a case, in the decision's order. */
-export async function currentBlocks(db: DbOrTx, caseId: string): Promise<DraftBlockRow[]> {
-  const rows = await db
-    .select()
-    .from(draftBlocks)
-    .where(eq(draftBlocks.caseId, caseId))
-    .orderBy(asc(draftBlocks.key), desc(draftBlocks.version));
-  const latest = new Map<string, DraftBlockRow>();
-  const first = new Map<string, number>();
-  for (const r of rows) {
-    if (!latest.has(r.key)) latest.set(r.key, r);
-    first.set(r.key, Math.min(first.get(r.key) ?? Number.MAX_SAFE_INTEGER, r.seq));
-  }
-  return [...latest.values()].sort(
-    (a, b) => kindOrder(a.kind) - kindOrder(b.kind) || (first.get(a.key) ?? 0) - (first.get(b.key) ?? 0),
-  );
 }
 
 /** What the draft rules read besides the blocks. */
@@ -297,7 +278,7 @@ function authorityFindings(result: ValidationResult, documentId: string | null):
 export async function validateDraft(
   db: DbOrTx,
   caseRow: CaseRow,
-): Promise<ValidationResult & { blocks: DraftBlockRow[] }> {
+): Promise<ValidationResult & { blocks: CurrentBlock[] }> {
   const blocks = await currentBlocks(db, caseRow.id);
   const result: ValidationResult = {
     findings: draftRules(await draftFacts(db, caseRow, blocks)),

@@ -14,9 +14,9 @@ import type { CaseRow } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import { type BlockKind, draftBlocks, draftExports, finalVersions } from '../db/schema/drafting.ts';
 import { directions } from '../db/schema/review.ts';
+import type { Outcome } from '../db/schema/vocabulary.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { requiredBlockKinds } from '../drafting/blocks.ts';
-import type { CaseOutcome } from './outcomes.ts';
 import { lastRun } from './runs.ts';
 
 export const workflowStages = [
@@ -48,8 +48,8 @@ export interface CaseState {
     facts: number;
     conflicts: number;
   };
-  direction: { proposed: number; approved: { id: string; title: string; outcome: CaseOutcome } | null };
-  outcome: CaseOutcome | null;
+  direction: { proposed: number; approved: { id: string; title: string; outcome: Outcome } | null };
+  outcome: Outcome | null;
   blocks: { written: number; missing: BlockKind[]; last_written_at: string | null };
   validation: {
     run_id: string;

@@ -27,15 +27,18 @@ export interface QueryTerms {
   words: { surface: string; forms: string[]; written?: string }[];
 }
 
-/** A query searches at most this many distinct words (the first ones); a longer text is not a query. */
-export const MAX_QUERY_WORDS = 64;
+/**
+ * analyzeQuery keeps at most this many distinct words of a query (the first ones; a longer text is not a
+ * query): what query_terms lists. The ranked SQL uses fewer of them (MAX_RANKED_QUERY_WORDS in rank.ts).
+ */
+export const MAX_ANALYZED_QUERY_WORDS = 64;
 
 /** Analyses a query: normalised, stop words dropped (unless nothing else remains), forms per word. */
 export function analyzeQuery(query: string): QueryTerms {
   const text = normalizeHebrew(query);
   const all = [...new Set(tokens(text))];
   const content = all.filter((t) => !STOP_WORDS.has(t));
-  const chosen = (content.length > 0 ? content : all).slice(0, MAX_QUERY_WORDS);
+  const chosen = (content.length > 0 ? content : all).slice(0, MAX_ANALYZED_QUERY_WORDS);
   const written = writtenForms(query);
   return {
     text,

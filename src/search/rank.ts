@@ -4,8 +4,11 @@ import { type Db, rowsOf } from '../db/types.ts';
 import { normalizeHebrew, prefixStripped } from '../hebrew/text.ts';
 import { anyFormTsquery, type QueryTerms, surfaceTsquery } from './normalize.ts';
 
-/** At most this many query words are used (a pasted paragraph is still one bounded query). */
-export const MAX_QUERY_WORDS = 24;
+/**
+ * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
+ * query): fewer than analyzeQuery keeps and query_terms lists (MAX_ANALYZED_QUERY_WORDS, normalize.ts).
+ */
+export const MAX_RANKED_QUERY_WORDS = 24;
 
 export interface SearchFilter {
   corpus: DocumentCorpus;
@@ -88,7 +91,7 @@ export async function searchChunks(
   page: { limit: number; offset: number },
   options: { fuzzy?: boolean } = {},
 ): Promise<ChunkHit[]> {
-  const words = query.words.slice(0, MAX_QUERY_WORDS);
+  const words = query.words.slice(0, MAX_RANKED_QUERY_WORDS);
   const q: QueryTerms = { text: query.text, words };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
   const { ranked, anyForm, scope } = rankedSql(filter, q, page);
@@ -139,7 +142,7 @@ export async function searchChunks(
   }));
 }
 
-/** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_QUERY_WORDS. */
+/** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS. */
 export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: number; offset: number }) {
   const words = q.words;
   const limit = Math.min(page.limit, MAX_RANKED - page.offset);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import { offsetPages, type PageRequest, pagedOutput } from '../contract/limits.ts';
-import { MAX_QUERY_WORDS, type QueryTerms } from './normalize.ts';
+import { MAX_ANALYZED_QUERY_WORDS, type QueryTerms } from './normalize.ts';
 import { type ChunkHit, highlight, MAX_RANKED, type SearchFilter, searchChunks } from './rank.ts';
 
 export const queryInput = z
@@ -46,7 +46,7 @@ export const searchOutput = {
 };
 
 function queryTerms() {
-  return z.array(z.string()).max(MAX_QUERY_WORDS).describe('The query’s words searched, as written');
+  return z.array(z.string()).max(MAX_ANALYZED_QUERY_WORDS).describe('The query’s words searched, as written');
 }
 
 export const hitDescription =

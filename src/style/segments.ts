@@ -76,12 +76,12 @@ interface Boundary {
 export function readOutcome(text: string): Outcome | null {
   const t = n(text);
   if (/(?:מתקבל|התקבל|מקבלימ|לקבל)\S* (?:\S+ )?(?:בחלקו|באופנ חלקי|חלקית)/.test(t))
-    return 'partially_accepted';
+    return 'partial_acceptance';
   if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:נדח|נדחימ|נדחית)|דוחימ את|נדחה|נדחימ/.test(t)) {
-    return 'rejected';
+    return 'rejection';
   }
   if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:מתקבל|התקבל)|מקבלימ את|מתקבל|מתקבלימ/.test(t)) {
-    return 'accepted';
+    return 'full_acceptance';
   }
   return null;
 }

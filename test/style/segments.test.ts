@@ -57,6 +57,6 @@ describe('style segmenter', () => {
       ['outcome', '3. אשר על כן הערר נדחה.'],
       ['signatures', 'ניתנה היום, 1.2.2024.'],
     ]);
-    expect(outcome).toBe('rejected');
+    expect(outcome).toBe('rejection');
   });
 });

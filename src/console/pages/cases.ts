@@ -1,10 +1,11 @@
 // Cases: the list with stage and outcome, and a case page built from sections. Each section renders what
 // the case has and says nothing when there is nothing to show (or the owner cannot call the tool it needs).
 import { html } from 'hono/html';
+import { outcomeLabels, practiceAreaLabels } from '../../db/schema/vocabulary.ts';
 import type { Db } from '../../db/types.ts';
 import { assemble, renderDraft } from '../../drafting/assemble.ts';
 import { currentBlocks } from '../../drafting/store.ts';
-import { caseOutcomeLabels, caseStatusLabels, documentStatusLabels, labelOf } from '../labels.ts';
+import { caseStatusLabels, documentStatusLabels, labelOf } from '../labels.ts';
 import { csrfField, type Html, when } from '../layout.ts';
 import type { CaseDetail, caseList } from '../queries.ts';
 
@@ -14,7 +15,7 @@ export function casesBody(rows: CaseRows): Html {
   if (rows.length === 0) return html`<p class="empty">אין תיקים.</p>`;
   return html`<div class="scroll"><table><thead><tr><th>מספר</th><th>כותרת</th><th>שלב</th><th>תוצאה</th><th>עודכן</th></tr></thead><tbody>${rows.map(
     (c) =>
-      html`<tr><td><a href="/console/cases/${c.id}">${c.caseNumber}</a></td><td>${c.title}</td><td><span class="badge">${labelOf(caseStatusLabels, c.status)}</span></td><td>${labelOf(caseOutcomeLabels, c.outcome)}</td><td>${when(c.updatedAt)}</td></tr>`,
+      html`<tr><td><a href="/console/cases/${c.id}">${c.caseNumber}</a></td><td>${c.title}</td><td><span class="badge">${labelOf(caseStatusLabels, c.status)}</span></td><td>${labelOf(outcomeLabels, c.outcome)}</td><td>${when(c.updatedAt)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -43,8 +44,8 @@ export const caseSections: CaseSection[] = [
     title: 'פרטי התיק',
     render: ({ detail: { row } }) => html`<dl class="args">
 ${field('מספר', row.caseNumber)}${field('כותרת', row.title)}${field('העוררים', row.appellant)}${field('המשיבים', row.respondent)}
-${field('ועדה', row.committee)}${field('תחום', row.practiceArea)}${field('כתובת הנכס', row.propertyAddress)}
-${field('שלב', labelOf(caseStatusLabels, row.status))}${field('תוצאה', row.outcome === null ? null : labelOf(caseOutcomeLabels, row.outcome))}
+${field('ועדה', row.committee)}${field('תחום', row.practiceArea === null ? null : labelOf(practiceAreaLabels, row.practiceArea))}${field('כתובת הנכס', row.propertyAddress)}
+${field('שלב', labelOf(caseStatusLabels, row.status))}${field('תוצאה', row.outcome === null ? null : labelOf(outcomeLabels, row.outcome))}
 ${field('הערות', row.notes)}
 </dl><p class="meta">נפתח ${when(row.createdAt)} ע״י ${row.createdBy} · עודכן ${when(row.updatedAt)}</p>`,
   },

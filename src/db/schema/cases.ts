@@ -1,9 +1,9 @@
 import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
 import { createdAt, timestamptz, updatedAt } from './columns.ts';
+import { outcomes, practiceAreas } from './vocabulary.ts';
 
 export const caseStatuses = ['open', 'drafting', 'decided', 'archived'] as const;
-export const caseOutcomes = ['rejection', 'partial_acceptance', 'full_acceptance'] as const;
 
 export const cases = pgTable(
   'cases',
@@ -15,10 +15,10 @@ export const cases = pgTable(
     appellant: text('appellant'),
     respondent: text('respondent'),
     committee: text('committee'),
-    practiceArea: text('practice_area'),
+    practiceArea: text('practice_area', { enum: practiceAreas }),
     propertyAddress: text('property_address'),
     status: text('status', { enum: caseStatuses }).notNull().default('open'),
-    outcome: text('outcome', { enum: caseOutcomes }),
+    outcome: text('outcome', { enum: outcomes }),
     notes: text('notes'),
     finalText: text('final_text'),
     finalTextAt: timestamptz('final_text_at'),

@@ -3,8 +3,9 @@
 
 import { bigint, index, integer, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
-import { caseOutcomes, cases } from './cases.ts';
+import { cases } from './cases.ts';
 import { createdAt, timestamptz } from './columns.ts';
+import { outcomes } from './vocabulary.ts';
 
 export const directionStatuses = ['proposed', 'approved', 'superseded'] as const;
 export type DirectionStatus = (typeof directionStatuses)[number];
@@ -23,7 +24,7 @@ export const directions = pgTable(
       .references(() => cases.id),
     title: text('title').notNull(),
     rationale: text('rationale').notNull(),
-    outcome: text('outcome', { enum: caseOutcomes }).notNull(),
+    outcome: text('outcome', { enum: outcomes }).notNull(),
     argumentIds: jsonb('argument_ids').$type<string[]>().notNull(),
     /** SHA-256 of title, rationale, outcome and arguments: the natural key within the case. */
     contentHash: text('content_hash').notNull(),

@@ -1,12 +1,33 @@
-// The precedent library's closed vocabularies, shared by its schema, rules and tools.
+// The closed vocabularies the cases and the precedent library share, with their schema, rules and tools.
 
-/** The three canonical outcomes of a ruling or decision (נדחה / התקבל / התקבל בחלקו). */
-export const outcomes = ['rejected', 'accepted', 'partially_accepted'] as const;
+/**
+ * The three outcomes of an appeal: the committee's decision on a case, and a court's ruling or a past
+ * decision in the library, in the same words. Older values are mapped on input only (src/cases/outcomes.ts).
+ */
+export const outcomes = ['rejection', 'partial_acceptance', 'full_acceptance'] as const;
 export type Outcome = (typeof outcomes)[number];
 
-/** The committee's practice areas, read from what a decision is about. */
+/** Each outcome's Hebrew label. */
+export const outcomeLabels: Readonly<Record<Outcome, string>> = {
+  rejection: 'דחייה',
+  partial_acceptance: 'קבלה חלקית',
+  full_acceptance: 'קבלה מלאה',
+};
+
+/**
+ * The committee's practice areas: a case's, and a ruling's or decision's (read from what it is about). Older
+ * free-text values are mapped on input only (src/cases/practice_areas.ts).
+ */
 export const practiceAreas = ['betterment_levy', 'compensation', 'permits', 'planning'] as const;
 export type PracticeArea = (typeof practiceAreas)[number];
+
+/** Each practice area's Hebrew label. */
+export const practiceAreaLabels: Readonly<Record<PracticeArea, string>> = {
+  betterment_levy: 'היטל השבחה',
+  compensation: 'פיצויים',
+  permits: 'היתרים',
+  planning: 'תכנון',
+};
 
 /** The metadata fields of a ruling or decision; each is `given` by the uploader or `extracted` by rule. */
 export const metadataFields = [

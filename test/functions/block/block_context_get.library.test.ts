@@ -116,7 +116,7 @@ forEachStack('block_context_get (library)', DB_STACKS, (server) => {
       expect(examples).toHaveLength(3);
       // The case was rejected: the rejected decision's discussion comes first.
       expect(examples[0]?.source?.document_id).toBe(styles.get('S02'));
-      expect(examples[0]?.title).toContain('rejected');
+      expect(examples[0]?.title).toContain('rejection');
       expect(examples.every((e) => e.text.length > 0 && e.source !== null)).toBe(true);
 
       // Other blocks: no precedents or holdings, but examples of their own part.

@@ -13,6 +13,7 @@ interface CaseData {
     case_number: string;
     title: string;
     appellant: string | null;
+    practice_area: string | null;
     status: string;
     outcome: string | null;
     has_final_text: boolean;
@@ -64,7 +65,9 @@ describe('case_create', () => {
     const rows = await rowsFor(num);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.id).toBe(data.case.id);
-    expect(rows[0]?.practiceArea).toBe('betterment levy');
+    // The legacy free-text area is mapped to the one practice-area vocabulary on input.
+    expect(data.case.practice_area).toBe('betterment_levy');
+    expect(rows[0]?.practiceArea).toBe('betterment_levy');
     const written = await audit();
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({
@@ -248,6 +251,28 @@ describe('case_create', () => {
         idempotencyKey: null,
       });
     }
+  });
+
+  it('takes the practice area in any of its words, and refuses one that names no area', async () => {
+    const num = number();
+    const first = expectOk<CaseData>(
+      await s.call('ceo', 'case_create', { case_number: num, title: 't', practice_area: 'היטל השבחה' }),
+    );
+    expect(first.case.practice_area).toBe('betterment_levy');
+    // The same area in other words is the same details: the existing case, not a conflict.
+    const again = await s.call('ceo', 'case_create', { case_number: num, title: 't', practice_area: 'levy' });
+    expect(expectOk<CaseData>(again).case.id).toBe(first.case.id);
+    const other = number();
+    const env = await s.call('ceo', 'case_create', {
+      case_number: other,
+      title: 't',
+      practice_area: 'real estate',
+    });
+    expect(errorCode(env)).toBe('invalid_args');
+    expect(env.ok ? [] : env.error.details?.accepted).toEqual(
+      expect.arrayContaining(['betterment_levy', 'היתרים', 'permit']),
+    );
+    expect(await rowsFor(other)).toHaveLength(0);
   });
 
   it('refuses agents without the grant (tool_not_granted) and creates nothing', async () => {

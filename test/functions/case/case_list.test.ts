@@ -98,6 +98,13 @@ describe('case_list', () => {
     expect(await ids({ outcome: 'rejection' })).toEqual(['Beta היתר בנייה']);
     expect(await ids({ status: 'decided', outcome: 'full_acceptance' })).toEqual(['Delta היטל']);
     expect(await ids({ practice_area: 'betterment levy' })).toEqual(['Alpha היטל השבחה', 'Delta היטל']);
+    // Each filter takes its vocabulary's value, its Hebrew label, or a legacy word (mapped on input).
+    for (const area of ['betterment_levy', 'היטל השבחה'])
+      expect(await ids({ practice_area: area })).toEqual(['Alpha היטל השבחה', 'Delta היטל']);
+    for (const outcome of ['rejected', 'דחייה', 'הערר נדחה'])
+      expect(await ids({ outcome })).toEqual(['Beta היתר בנייה']);
+    expect(errorCode(await list({ practice_area: 'real estate' }))).toBe('invalid_args');
+    expect(errorCode(await list({ outcome: 'won' }))).toBe('invalid_args');
     // Text matches number or title, case-insensitively.
     expect(await ids({ text: 'alpha' })).toEqual(['Alpha היטל השבחה']);
     expect(await ids({ text: 'היטל' })).toEqual(['Alpha היטל השבחה', 'Delta היטל']);
@@ -205,7 +212,7 @@ describe('case_list', () => {
     });
     // The same filters with another limit continue the same list.
     const next = await page({ practice_area: 'permit', limit: 5, cursor: first.next_cursor });
-    expect(next.items.map((c) => c.practice_area)).toEqual(['permit']);
+    expect(next.items.map((c) => c.practice_area)).toEqual(['permits']);
   });
 
   it('is granted to every agent, read-only, and writes no audit row', async () => {

@@ -35,7 +35,7 @@ forEachStack('library_list', DB_STACKS, (server) => {
         number: meta('R09')?.number,
         court: meta('R09')?.court,
         decision_date: meta('R09')?.decision_date,
-        outcome: 'accepted',
+        outcome: 'full_acceptance',
         practice_area: 'planning',
         metadata: 'extracted',
       });
@@ -66,9 +66,21 @@ forEachStack('library_list', DB_STACKS, (server) => {
       });
       expect(names(await list({ year_from: 2019, year_to: 2021 })).sort()).toEqual(inYears.sort());
       expect(names(await list({ proceeding: 'עע״מ' })).sort()).toEqual(['R01', 'R09']);
+      // The filter takes the outcome in its one vocabulary, and the legacy words (mapped) as well.
+      const rejected = names(await list({ outcome: 'rejection', limit: 50 }));
+      expect(rejected.sort()).toEqual(rulings.filter((n) => meta(n)?.outcome === 'rejection').sort());
+      for (const legacy of ['rejected', 'נדחה', 'הערר נדחה'])
+        expect(names(await list({ outcome: legacy, limit: 50 })).sort()).toEqual(rejected);
       expect(names(await list({ proceeding: 'עת"מ', outcome: 'rejected' }))).toEqual(['R08']);
+      expect(names(await list({ outcome: 'partially_accepted', limit: 50 })).sort()).toEqual(
+        rulings.filter((n) => meta(n)?.outcome === 'partial_acceptance').sort(),
+      );
+      expect(errorCode(await server().call('writer', 'library_list', { outcome: 'betterment_levy' }))).toBe(
+        'invalid_args',
+      );
       const levy = rulings.filter((n) => meta(n)?.practice_area === 'betterment_levy');
       expect(names(await list({ practice_area: 'betterment_levy' })).sort()).toEqual(levy.sort());
+      expect(names(await list({ practice_area: 'היטל השבחה' })).sort()).toEqual(levy.sort());
     },
     SLOW,
   );

@@ -71,7 +71,7 @@ forEachStack('library_metadata_extract', DB_STACKS, (server) => {
       expect(r06?.fields.court).toMatchObject({ value: 'העליון', source: 'given' });
       expect(r06?.fields.number).toMatchObject({ value: 'בר״מ 5150/14', source: 'given' });
       expect(r06?.fields.proceeding).toMatchObject({ value: 'בר"מ', source: 'given' });
-      expect(r06?.fields.outcome).toMatchObject({ value: 'rejected', source: 'extracted' });
+      expect(r06?.fields.outcome).toMatchObject({ value: 'rejection', source: 'extracted' });
     },
     SLOW,
   );

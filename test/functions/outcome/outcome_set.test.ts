@@ -35,6 +35,10 @@ forEachStack('outcome_set', ALL_STACKS, (server) => {
       ['rejected', 'rejection'],
       ['partial', 'partial_acceptance'],
       ['accepted', 'full_acceptance'],
+      ['partially_accepted', 'partial_acceptance'],
+      ['הערר נדחה', 'rejection'],
+      ['התקבל בחלקו', 'partial_acceptance'],
+      ['הערר התקבל', 'full_acceptance'],
       [' Full Acceptance ', 'full_acceptance'],
     ];
     let previous: string | null = null;
@@ -52,7 +56,11 @@ forEachStack('outcome_set', ALL_STACKS, (server) => {
     for (const outcome of ['betterment_levy', 'היטל השבחה', 'dismissed', 'rejection!']) {
       const env = await set(caseId, outcome);
       expect(errorCode(env), outcome).toBe('invalid_args');
-      expect(env.ok ? [] : env.error.details?.accepted).toHaveLength(9);
+      // The three values, their Hebrew labels, and the legacy words (English and Hebrew) mapped on input.
+      expect(env.ok ? [] : env.error.details?.accepted).toHaveLength(16);
+      expect(env.ok ? [] : env.error.details?.accepted).toEqual(
+        expect.arrayContaining(['full_acceptance', 'קבלה חלקית', 'partially_accepted', 'הערר נדחה']),
+      );
     }
     expect(errorCode(await set(caseId, 1))).toBe('invalid_args');
     expect((await caseRow(server().db.db, caseId))?.outcome).toBeNull();

@@ -124,7 +124,7 @@ forEachStack('style_corpus_enrich', DB_STACKS, (server) => {
       expect(data.jobs.map((j) => j.document_id)).toContain(ready.id);
       expect(data.skipped).toContainEqual({ document_id: waiting.id, status: 'pending' });
       const [row] = await db.select().from(styleEnrichments).where(eq(styleEnrichments.documentId, ready.id));
-      expect(row).toMatchObject({ segmenterVersion: 'style@1', outcome: 'rejected' });
+      expect(row).toMatchObject({ segmenterVersion: 'style@1', outcome: 'rejection' });
       // Nothing pending is left that is ready: a second call has nothing to run.
       const again = expectOk<Data>(await enrich({ all_pending: true, wait_ms: 10_000 }));
       expect(again.jobs.map((j) => j.document_id)).not.toContain(ready.id);

@@ -1,42 +1,51 @@
-// The three outcomes of an appeal, as the tools take and read them: canonical values, their Hebrew labels,
-// and the legacy values older clients send. Betterment levy is a practice area, never an outcome.
+// The three outcomes of an appeal as the tools take and read them: the vocabulary and its Hebrew labels
+// (src/db/schema/vocabulary.ts), and on input the legacy values older clients and the library's first
+// vocabulary sent. Betterment levy is a practice area, never an outcome.
 import * as z from 'zod';
 import { invalidArgs } from '../contract/errors.ts';
-import { caseOutcomes } from '../db/schema/cases.ts';
+import { type Outcome, outcomeLabels, outcomes } from '../db/schema/vocabulary.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 
-export type CaseOutcome = (typeof caseOutcomes)[number];
-
-export const outcomeLabels: Readonly<Record<CaseOutcome, string>> = {
-  rejection: 'דחייה',
-  partial_acceptance: 'קבלה חלקית',
-  full_acceptance: 'קבלה מלאה',
-};
-
-const legacy: Readonly<Record<string, CaseOutcome>> = {
+/** Legacy values, mapped on input only: nothing is stored or returned in these words. */
+const legacy: Readonly<Record<string, Outcome>> = {
   rejected: 'rejection',
   partial: 'partial_acceptance',
+  partially_accepted: 'partial_acceptance',
   accepted: 'full_acceptance',
+};
+
+/** The Hebrew words of a conclusion, as legacy input: "נדחה", "התקבל בחלקו", "הערר התקבל"… */
+const legacyHebrew: Readonly<Record<string, Outcome>> = {
+  נדחה: 'rejection',
+  'הערר נדחה': 'rejection',
+  'התקבל בחלקו': 'partial_acceptance',
+  'הערר התקבל בחלקו': 'partial_acceptance',
+  התקבל: 'full_acceptance',
+  'הערר התקבל': 'full_acceptance',
 };
 
 /** Every value an outcome parameter accepts, for the refusal that lists them. */
 export const acceptedOutcomeValues: readonly string[] = [
-  ...caseOutcomes,
+  ...outcomes,
   ...Object.values(outcomeLabels),
   ...Object.keys(legacy),
+  ...Object.keys(legacyHebrew),
 ];
 
-const byLabel = new Map(
-  Object.entries(outcomeLabels).map(([k, label]) => [normalizeHebrew(label), k as CaseOutcome]),
+const byLabel = new Map<string, Outcome>(
+  [
+    ...Object.entries(outcomeLabels).map(([k, label]) => [label, k as Outcome] as const),
+    ...Object.entries(legacyHebrew),
+  ].map(([label, k]) => [normalizeHebrew(label), k]),
 );
 
 /** The canonical outcome a value names (canonical, Hebrew label or legacy), or null. */
-export function parseOutcome(value: string): CaseOutcome | null {
+export function parseOutcome(value: string): Outcome | null {
   const v = value
     .trim()
     .toLowerCase()
     .replaceAll(/[\s-]+/g, '_');
-  if ((caseOutcomes as readonly string[]).includes(v)) return v as CaseOutcome;
+  if ((outcomes as readonly string[]).includes(v)) return v as Outcome;
   const old = legacy[v];
   if (old !== undefined) return old;
   return byLabel.get(normalizeHebrew(value)) ?? null;
@@ -44,7 +53,7 @@ export function parseOutcome(value: string): CaseOutcome | null {
 
 // The wording of a conclusion: "הערר נדחה", "הערר מתקבל בחלקו", "הערר מתקבל" (and their common variants).
 // Partial comes first: "מתקבל בחלקו" also contains "מתקבל".
-const WORDINGS: readonly [CaseOutcome, RegExp][] = [
+const WORDINGS: readonly [Outcome, RegExp][] = [
   [
     'partial_acceptance',
     /(מתקבל|התקבל|מתקבלת|נתקבל)\s+(ב?חלקו|בחלקה|באופן\s+חלקי)|קבלה\s+חלקית|מתקבל\s+חלקית/u,
@@ -54,10 +63,10 @@ const WORDINGS: readonly [CaseOutcome, RegExp][] = [
 ];
 
 /** The outcomes an outcome block's text states, in the order of the rules (several means it is ambiguous). */
-export function outcomesStated(text: string): CaseOutcome[] {
+export function outcomesStated(text: string): Outcome[] {
   // Quote marks and niqqud aside, the wording is matched as written: the normaliser would drop prefixes.
   const flat = text.replaceAll(/[\u0591-\u05C7]/g, '').replaceAll(/\s+/g, ' ');
-  const found: CaseOutcome[] = [];
+  const found: Outcome[] = [];
   let rest = flat;
   for (const [outcome, re] of WORDINGS) {
     if (re.test(rest)) {
@@ -78,7 +87,7 @@ export const outcomeInput = z
   .describe('rejection | partial_acceptance | full_acceptance (or דחייה, קבלה חלקית, קבלה מלאה)');
 
 /** The canonical outcome of a parameter's value, or invalid_args listing the accepted values. */
-export function outcomeOf(value: string, path = 'outcome'): CaseOutcome {
+export function outcomeOf(value: string, path = 'outcome'): Outcome {
   const outcome = parseOutcome(value);
   if (outcome === null) {
     throw invalidArgs(
