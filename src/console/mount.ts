@@ -10,13 +10,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { liveCase } from '../cases/live.ts';
 import { errorCatalogue } from '../contract/errors.ts';
 import { constantTimeEqual, sha256Hex } from '../contract/hash.ts';
-import type { Registry } from '../contract/registry.ts';
 import { count, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { haiMissions } from '../db/schema/hai.ts';
 import { type OwnerRow, ownerApprovals, ownerLoginLinks } from '../db/schema/owners.ts';
 import type { AppEnv } from '../http/context.ts';
-import type { RequestServices } from '../http/services.ts';
 import { csrfTokenFor, endSession, ownerForSession, redeemLoginLink } from '../owner/accounts.ts';
 import { approvalById, approvalsIn } from '../owner/approvals.ts';
 import { type ActOptions, ownerActor } from './act.ts';
@@ -29,11 +27,6 @@ import { errorBody, loginForm, loginRefused, signedOut } from './pages/login.ts'
 import { missionBody, missionsBody } from './pages/missions.ts';
 import { caseDetail, caseList, missionDetail, missionList } from './queries.ts';
 import { CONSOLE_CSS } from './style.ts';
-
-export interface ConsoleOptions extends ActOptions {
-  registry: Registry;
-  services(c: Context): Promise<RequestServices>;
-}
 
 type ConsoleEnv = {
   Variables: AppEnv['Variables'] & {
@@ -52,7 +45,7 @@ const isLoopback = (c: Context) => ['localhost', '127.0.0.1', '[::1]'].includes(
 /** `__Host-` binds the cookie to this host over HTTPS; on loopback (plain HTTP) a browser refuses Secure. */
 const cookieName = (c: Context) => (isLoopback(c) ? 'chambers_owner' : '__Host-chambers_owner');
 
-export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
+export function mountConsole(app: Hono<AppEnv>, o: ActOptions): void {
   const con = new HonoApp<ConsoleEnv>();
   const actor = ownerActor(o);
 
@@ -85,7 +78,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
 
   // The request's stores, released once the page is rendered (pages are never streamed).
   con.use('*', async (c, next) => {
-    const services = await o.services(c);
+    const services = await o.runtime.services(c);
     c.set('services', services);
     try {
       await next();
@@ -129,7 +122,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
             .limit(1)
         )[0]
       : undefined;
-    const now = o.now();
+    const now = o.runtime.now();
     const why =
       row === undefined ? 'invalid' : row.usedAt !== null ? 'used' : row.expiresAt <= now ? 'expired' : null;
     if (why !== null) return render(c, 'כניסה למסוף', loginRefused(why), {}, why === 'invalid' ? 400 : 410);
@@ -137,7 +130,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
   });
 
   con.post('/login', formPost, async (c) => {
-    const redeemed = await redeemLoginLink(c.get('services').db, c.get('form').token ?? '', o.now());
+    const redeemed = await redeemLoginLink(c.get('services').db, c.get('form').token ?? '', o.runtime.now());
     if ('refused' in redeemed) {
       return render(
         c,
@@ -162,7 +155,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
   con.use('*', async (c, next) => {
     const session = getCookie(c, cookieName(c));
     const owner =
-      session === undefined ? null : await ownerForSession(c.get('services').db, session, o.now());
+      session === undefined ? null : await ownerForSession(c.get('services').db, session, o.runtime.now());
     if (session === undefined || owner === null) {
       return render(c, 'נדרשת כניסה', signedOut('כדי להיכנס למסוף צריך קישור כניסה.'), {}, 401);
     }
@@ -188,7 +181,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
   };
 
   con.post('/logout', formPost, checked, async (c) => {
-    await endSession(c.get('services').db, c.get('session'), o.now());
+    await endSession(c.get('services').db, c.get('session'), o.runtime.now());
     deleteCookie(c, cookieName(c), { path: '/', secure: !isLoopback(c) });
     return c.html(page('יצאת מהמסוף', { owner: null }, signedOut('החיבור הסתיים.')));
   });
@@ -255,17 +248,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
       formPost,
       checked,
       async (c: Context<ConsoleEnv>) => {
-        const envelope = await actor.act(
-          c,
-          {
-            owner: c.get('owner'),
-            services: c.get('services'),
-            log: c.get('log'),
-            requestId: c.get('requestId'),
-          },
-          tool,
-          args(c),
-        );
+        const envelope = await actor.act(c, c.get('owner'), tool, args(c));
         if (envelope.ok) return c.redirect(`${back(c)}?done=${done(c)}`, 303);
         const status = errorCatalogue[envelope.error.code].http as ContentfulStatusCode;
         const issues =
@@ -293,7 +276,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
 
   con.get('/missions/:id', async (c) => {
     const id = c.req.param('id');
-    const d = UUID.test(id) ? await missionDetail(c.get('services').db, id, o.now()) : null;
+    const d = UUID.test(id) ? await missionDetail(c.get('services').db, id, o.runtime.now()) : null;
     if (d === null)
       return render(c, 'משימה לא נמצאה', errorBody('אין משימה כזו.'), section('missions')(c), 404);
     return render(c, d.mission.title, missionBody(d, c.get('csrf')), section('missions')(c));

@@ -14,13 +14,11 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
-import { noProgress, type ToolContext } from '../contract/define.ts';
 import type { Envelope } from '../contract/envelope.ts';
-import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import { errorText, type Logger } from '../log.ts';
-import type { McpCallState } from './state.ts';
+import { callAs, type McpCallState } from './state.ts';
 import type { CompletionRef, McpSurface } from './surface.ts';
 
 export type { McpCallState } from './state.ts';
@@ -133,26 +131,17 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
         }
         const progressToken = mcp.mcpReq._meta?.progressToken;
-        const ctx: ToolContext = {
-          ...state.ctx,
+        const envelope = await callAs(state, tool, request.params.arguments, {
+          rateLimiter,
+          checkOutputs,
           progress:
             progressToken === undefined
-              ? noProgress
+              ? undefined
               : (update) =>
                   mcp.mcpReq.notify({
                     method: 'notifications/progress',
                     params: { progressToken, ...update },
                   }),
-        };
-        const envelope = await callTool({
-          tool,
-          args: request.params.arguments,
-          ctx,
-          grants: state.grants,
-          holders: state.holders,
-          rateLimiter,
-          checkOutputs,
-          consoleUrl: state.consoleUrl,
         });
         return server.projectCallToolResult(callToolResult(envelope), tool.listing.outputSchema);
       });
@@ -260,16 +249,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     const tool = typeof params.name === 'string' ? registry.get(params.name) : undefined;
     const args = params.arguments;
     if (tool === undefined || (args !== undefined && !isPlainObject(args))) return null;
-    const envelope = await callTool({
-      tool,
-      args,
-      ctx: { ...state.ctx, progress: noProgress },
-      grants: state.grants,
-      holders: state.holders,
-      rateLimiter,
-      checkOutputs,
-      consoleUrl: state.consoleUrl,
-    });
+    const envelope = await callAs(state, tool, args, { rateLimiter, checkOutputs });
     const result = JSON.stringify(callToolResult(envelope));
     return jsonResponse(
       `{"result":${modern ? `${result.slice(0, -1)},"resultType":"complete","_meta":${modernMeta}}` : result},"jsonrpc":"2.0","id":${id}}`,
