@@ -5,9 +5,9 @@ import type { AnyTool } from './contract/define.ts';
 import type { OwnerGateMode } from './contract/gates.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
 import { buildRegistry, type Registry } from './contract/registry.ts';
-import { type AppOptions, createApp } from './http/app.ts';
+import { createApp } from './http/app.ts';
+import { type RuntimeInput, runtimeFrom } from './http/runtime.ts';
 import type { RequestServices } from './http/services.ts';
-import type { JobHandler } from './jobs/queue.ts';
 import { prefixedKv } from './kv/prefix.ts';
 import { createLogger, type LogSink } from './log.ts';
 import type { McpSurface } from './mcp/surface.ts';
@@ -45,17 +45,13 @@ export function grantsFromAgents(
   return new Map([...agents.values()].map((a) => [a.name, new Set(a.tools)]));
 }
 
-export interface ChambersOptions {
+/**
+ * What each runtime entry supplies: its runtime (stores, `waitUntil`, `kick`, `drain`, the job handlers of
+ * entry/registries.ts, the clock: src/http/runtime.ts) and the rest below.
+ */
+export interface ChambersOptions extends RuntimeInput {
   agents: AgentRegistry;
   env: Env;
-  services(c: Context): Promise<RequestServices>;
-  waitUntil?(c: Context, work: Promise<unknown>): void;
-  /** Drains the queue soon after a tool enqueued (see AppOptions.kick); without it a kick does nothing. */
-  kick?(c: Context): void;
-  /** Runs every drain elsewhere (the MCP Worker hands them to the extraction Worker); see AppOptions.drain. */
-  drain?: AppOptions['drain'];
-  /** The job handlers, by kind, that drains run (the entries pass entry/registries.ts). */
-  jobHandlers: Readonly<Record<string, JobHandler>>;
   /** The tools to serve (the entries pass entry/registries.ts; tests may serve fixture tools). */
   tools: readonly AnyTool[];
   /**
@@ -66,8 +62,6 @@ export interface ChambersOptions {
   logSink?: LogSink;
   /** The database's fingerprint for /healthz (src/db/ensure.ts databaseTarget); Node passes it. */
   databaseId?: string;
-  /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
-  now?(): Date;
   /** Test suite: check every tool result against the tool's output schema (a mismatch answers internal). */
   checkOutputs?: boolean;
   /**
@@ -93,10 +87,13 @@ export function createChambers(options: ChambersOptions) {
   const grants = grantsFromAgents(options.agents, registry);
   const log = createLogger(config.logLevel, {}, options.logSink);
   // Every runtime's stores, with the environment's key-value prefix (KV_PREFIX) applied to every key.
-  const services = async (c: Context): Promise<RequestServices> => {
-    const s = await options.services(c);
-    return { ...s, kv: prefixedKv(s.kv, config.kvPrefix) };
-  };
+  const runtime = runtimeFrom({
+    ...options,
+    services: async (c: Context): Promise<RequestServices> => {
+      const s = await options.services(c);
+      return { ...s, kv: prefixedKv(s.kv, config.kvPrefix) };
+    },
+  });
   const app = createApp({
     registry,
     grants,
@@ -104,18 +101,12 @@ export function createChambers(options: ChambersOptions) {
     ownerGate,
     ...(options.mcpSurface === undefined ? {} : { surface: options.mcpSurface }),
     config,
-    services,
-    env: options.env,
+    runtime,
     log,
     version: VERSION,
-    jobHandlers: options.jobHandlers,
-    ...(options.kick === undefined ? {} : { kick: options.kick }),
-    ...(options.drain === undefined ? {} : { drain: options.drain }),
-    ...(config.rateLimit === null ? {} : { rateLimiter: createRateLimiter(config.rateLimit) }),
-    ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.databaseId === undefined ? {} : { databaseId: options.databaseId }),
-    ...(options.checkOutputs === undefined ? {} : { checkOutputs: options.checkOutputs }),
+    rateLimiter: config.rateLimit === null ? undefined : createRateLimiter(config.rateLimit),
+    databaseId: options.databaseId,
+    checkOutputs: options.checkOutputs,
   });
   return { app, registry, grants, log, ownerGate };
 }

@@ -1,19 +1,15 @@
 import * as z from 'zod';
 import type { ToolContext } from '../../src/contract/define.ts';
-import { defineTool } from '../../src/contract/define.ts';
-import { ok } from '../../src/contract/envelope.ts';
 import { invalidArgs } from '../../src/contract/errors.ts';
 import { and, asc, count, eq, inArray, ne } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments, stylePartNames, styleSegments } from '../../src/db/schema/holdings.ts';
 import { outcomes } from '../../src/db/schema/vocabulary.ts';
+import { defineExtractTool } from '../../src/extractors/extract_tool.ts';
 import {
   type ExtractionTargets,
-  extractionNext,
-  extractionOutput,
   extractionTargets,
   MAX_EXTRACT_DOCUMENTS,
-  runExtraction,
   waitMsInput,
 } from '../../src/extractors/tool.ts';
 import { styleExtractor } from '../../src/style/extractor.ts';
@@ -51,7 +47,7 @@ async function pendingTargets(ctx: ToolContext): Promise<ExtractionTargets> {
   };
 }
 
-export const style_corpus_enrich = defineTool({
+export const style_corpus_enrich = defineExtractTool({
   name: 'style_corpus_enrich',
   title: 'Cut style examples into parts',
   description:
@@ -63,8 +59,6 @@ export const style_corpus_enrich = defineTool({
     all_pending: z.boolean().optional().describe('true: every style document not yet enriched'),
     wait_ms: waitMsInput.describe('Wait this long (ms, ≤ 10000) for the result'),
   },
-  output: extractionOutput(summary),
-  mutates: 'write',
   precheck(input) {
     if ((input.document_id === undefined) === (input.all_pending !== true)) {
       throw invalidArgs(
@@ -77,56 +71,45 @@ export const style_corpus_enrich = defineTool({
     describe: 'document_id, or all_pending (asking again queues nothing new)',
     of: (i) => i.document_id ?? 'all_pending',
   },
-  setSemantics: true,
-  async run({ ctx, input }) {
-    const targets =
-      input.document_id !== undefined
-        ? await extractionTargets(ctx, styleExtractor, { document_id: input.document_id }, 'style documents')
-        : await pendingTargets(ctx);
-    const run = await runExtraction(ctx, styleExtractor, targets.documents, input.wait_ms ?? 0);
-    const failed = run.jobs.some((j) => j.state === 'dead');
-    const ids = targets.documents.map((d) => d.id);
-    let found: z.output<typeof summary> | null = null;
-    if (run.done) {
-      const parts =
-        ids.length === 0
-          ? []
-          : await ctx.db
-              .select({ part: styleSegments.part, segments: count() })
-              .from(styleSegments)
-              .where(inArray(styleSegments.documentId, ids))
-              .groupBy(styleSegments.part);
-      const outcomes =
-        ids.length === 0
-          ? []
-          : await ctx.db
-              .select({ document_id: styleEnrichments.documentId, outcome: styleEnrichments.outcome })
-              .from(styleEnrichments)
-              .where(
-                and(
-                  inArray(styleEnrichments.documentId, ids),
-                  eq(styleEnrichments.segmenterVersion, styleExtractor.version),
-                ),
-              );
-      const order = (p: string) => stylePartNames.indexOf(p as (typeof stylePartNames)[number]);
-      found = {
-        segments: parts.reduce((n, p) => n + Number(p.segments), 0),
-        parts: parts
-          .map((p) => ({ part: p.part, segments: Number(p.segments) }))
-          .sort((a, b) => order(a.part) - order(b.part)),
-        outcomes,
-      };
-    }
-    const left = ctx.holds('style_corpus_pending_list') ? 'style_corpus_pending_list shows what is left' : '';
-    const next =
-      run.done && !failed
-        ? `Done: each part is stored for the drafting tools${left === '' ? '' : `; ${left}`}.`
-        : extractionNext(ctx, { done: run.done, failed, readTool: 'style_corpus_pending_list' });
-    return ok(
-      { jobs: run.jobs, skipped: targets.skipped, done: run.done, summary: found, next },
-      found !== null
-        ? `${ids.length} decision(s) cut into ${found.segments} segment(s)`
-        : `Queued ${run.jobs.length} job(s); style_corpus_pending_list shows what is left`,
-    );
+  extractor: styleExtractor,
+  readTool: 'style_corpus_pending_list',
+  targets: (ctx, input) =>
+    input.document_id !== undefined
+      ? extractionTargets(ctx, styleExtractor, { document_id: input.document_id }, 'style documents')
+      : pendingTargets(ctx),
+  summary,
+  async summarize(db, ids) {
+    if (ids.length === 0) return { segments: 0, parts: [], outcomes: [] };
+    const parts = await db
+      .select({ part: styleSegments.part, segments: count() })
+      .from(styleSegments)
+      .where(inArray(styleSegments.documentId, [...ids]))
+      .groupBy(styleSegments.part);
+    const outcomes = await db
+      .select({ document_id: styleEnrichments.documentId, outcome: styleEnrichments.outcome })
+      .from(styleEnrichments)
+      .where(
+        and(
+          inArray(styleEnrichments.documentId, [...ids]),
+          eq(styleEnrichments.segmenterVersion, styleExtractor.version),
+        ),
+      );
+    const order = (p: string) => stylePartNames.indexOf(p as (typeof stylePartNames)[number]);
+    return {
+      segments: parts.reduce((n, p) => n + Number(p.segments), 0),
+      parts: parts
+        .map((p) => ({ part: p.part, segments: Number(p.segments) }))
+        .sort((a, b) => order(a.part) - order(b.part)),
+      outcomes,
+    };
+  },
+  done: (s, n) => `${n} decision(s) cut into ${s.segments} segment(s)`,
+  queued: (jobs) => `Queued ${jobs} job(s); style_corpus_pending_list shows what is left`,
+  next(ctx, run) {
+    if (!run.done || run.failed) return undefined;
+    const left = ctx.holds('style_corpus_pending_list')
+      ? '; style_corpus_pending_list shows what is left'
+      : '';
+    return `Done: each part is stored for the drafting tools${left}.`;
   },
 });

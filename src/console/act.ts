@@ -2,25 +2,18 @@
 // (grant, decoding, gate, idempotency, audit), with the owner principal: `agent` is `owner:<name>` and
 // `ctx.owner` is set, which only this module does.
 import type { Context } from 'hono';
-import { noProgress, type ToolContext } from '../contract/define.ts';
 import type { Envelope } from '../contract/envelope.ts';
 import { errorEnvelope } from '../contract/envelope.ts';
-import { callTool } from '../contract/execute.ts';
 import type { Registry } from '../contract/registry.ts';
 import type { OwnerRow } from '../db/schema/owners.ts';
-import type { RequestServices } from '../http/services.ts';
-import { requestJobs } from '../jobs/context.ts';
-import type { JobHandler } from '../jobs/queue.ts';
-import type { Logger } from '../log.ts';
+import type { AppEnv } from '../http/context.ts';
+import { type Runtime, toolContextFor } from '../http/runtime.ts';
+import { callAs } from '../mcp/state.ts';
 import { ownerPrincipal } from '../owner/accounts.ts';
 
 export interface ActOptions {
   registry: Registry;
-  env: Readonly<Record<string, string | undefined>>;
-  jobHandlers: Readonly<Record<string, JobHandler>>;
-  kick?(c: Context): void;
-  waitUntil?(c: Context, work: Promise<unknown>): void;
-  now(): Date;
+  runtime: Runtime;
   checkOutputs: boolean;
 }
 
@@ -34,13 +27,16 @@ export function ownerGrants(registry: Registry): ReadonlySet<string> {
 /** The owner as a caller of tools: the owner's grants and the one call path every console action takes. */
 export type OwnerActor = ReturnType<typeof ownerActor>;
 
+const noHolders: ReadonlyMap<string, readonly string[]> = new Map();
+
 export function ownerActor(o: ActOptions) {
   const grants = ownerGrants(o.registry);
   return {
     grants,
-    async act(
-      c: Context,
-      who: { owner: OwnerRow; services: RequestServices; log: Logger; requestId: string },
+    /** Calls `tool` as `owner`, on the request's stores (`c` is past the console's store middleware). */
+    async act<E extends AppEnv>(
+      c: Context<E>,
+      owner: OwnerRow,
       tool: string,
       args: Record<string, unknown>,
     ): Promise<Envelope> {
@@ -48,29 +44,16 @@ export function ownerActor(o: ActOptions) {
       if (registered === undefined || !grants.has(tool)) {
         return errorEnvelope('not_found', `The console has no action ${tool} here`);
       }
-      const agent = ownerPrincipal(who.owner.name);
-      const ctx: ToolContext = {
-        db: who.services.db,
-        kv: who.services.kv,
+      const agent = ownerPrincipal(owner.name);
+      const ctx = toolContextFor(o.runtime, c, {
         agent,
-        owner: { id: who.owner.id, name: who.owner.name },
-        requestId: who.requestId,
-        now: o.now,
-        env: o.env,
-        log: who.log,
-        progress: noProgress,
-        holds: (name) => grants.has(name),
-        waitUntil: (work) => o.waitUntil?.(c, work),
-        jobs: requestJobs({
-          db: who.services.db,
-          handlers: o.jobHandlers,
-          log: who.log,
-          kick: () => o.kick?.(c),
-          workerId: `console-${who.requestId}`,
-          now: o.now,
-        }),
-      };
-      return callTool({ tool: registered, args, ctx, grants, checkOutputs: o.checkOutputs });
+        grants,
+        owner: { id: owner.id, name: owner.name },
+        workerPrefix: 'console',
+      });
+      return callAs({ agent, grants, holders: noHolders, ctx }, registered, args, {
+        checkOutputs: o.checkOutputs,
+      });
     },
   };
 }

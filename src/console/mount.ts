@@ -2,11 +2,9 @@
 // by a single-use link, kept by an HttpOnly SameSite=Strict session cookie (Secure except on loopback), every
 // form with a CSRF token and every POST from this origin only. Agent tokens never open it (it reads only its
 // cookie), and its cookie never opens /mcp (the guard reads only bearer agent tokens).
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { Hono as HonoApp } from 'hono';
-import type { Registry } from '../contract/registry.ts';
 import type { AppEnv } from '../http/context.ts';
-import type { RequestServices } from '../http/services.ts';
 import { type ActOptions, ownerActor } from './act.ts';
 import { type ConsoleEnv, render } from './http.ts';
 import { securityHeaders } from './layout.ts';
@@ -15,12 +13,7 @@ import { pageRoutes } from './routes.ts';
 import { signInRoutes } from './sign_in.ts';
 import { CONSOLE_CSS } from './style.ts';
 
-export interface ConsoleOptions extends ActOptions {
-  registry: Registry;
-  services(c: Context): Promise<RequestServices>;
-}
-
-export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
+export function mountConsole(app: Hono<AppEnv>, o: ActOptions): void {
   const con = new HonoApp<ConsoleEnv>();
   con.use('*', securityHeaders);
   con.get('/style.css', (c) =>
@@ -32,7 +25,7 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
 
   // The request's stores, released once the page is rendered (pages are never streamed).
   con.use('*', async (c, next) => {
-    const services = await o.services(c);
+    const services = await o.runtime.services(c);
     c.set('services', services);
     try {
       await next();
@@ -41,8 +34,8 @@ export function mountConsole(app: Hono<AppEnv>, o: ConsoleOptions): void {
     }
   });
 
-  signInRoutes(con, o);
-  pageRoutes(con, ownerActor(o), o);
+  signInRoutes(con, o.runtime);
+  pageRoutes(con, ownerActor(o), o.runtime);
 
   // A route the console does not have: its own page (the app's JSON 404 is for the tool routes).
   con.all('*', (c) => render(c, 'העמוד לא נמצא', errorBody('אין עמוד כזה במסוף.'), {}, 404));

@@ -43,17 +43,7 @@ const actionsOf =
       formPost,
       checked,
       async (c: ConsoleContext) => {
-        const envelope = await actor.act(
-          c,
-          {
-            owner: c.get('owner'),
-            services: c.get('services'),
-            log: c.get('log'),
-            requestId: c.get('requestId'),
-          },
-          tool,
-          args(c),
-        );
+        const envelope = await actor.act(c, c.get('owner'), tool, args(c));
         if (envelope.ok) return c.redirect(`${back(c)}?done=${done(c)}`, 303);
         const status = errorCatalogue[envelope.error.code].http as ContentfulStatusCode;
         const issues =

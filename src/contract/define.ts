@@ -31,15 +31,12 @@ export interface ToolContext {
   agent: string;
   requestId: string;
   now(): Date;
-  env: Readonly<Record<string, string | undefined>>;
   log: Logger;
   /** Reports progress on long work; a no-op when the caller sent no progressToken. */
   progress(update: ProgressUpdate): Promise<void>;
   jobs: ToolJobs;
   /** Whether the calling agent is granted a tool: hints and next actions name only tools it holds. */
   holds(tool: string): boolean;
-  /** Keeps background work alive after the response (Workers `waitUntil`; awaited at shutdown on Node). */
-  waitUntil(work: Promise<unknown>): void;
   /**
    * The owner principal, when an owner acts in the console (then `agent` is `owner:<name>`). Only the
    * console sets it; an agent's call never has it, whatever its arguments say.

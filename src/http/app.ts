@@ -1,6 +1,5 @@
 // The HTTP app: the middleware (src/http/middleware) and routes (src/http/routes), mounted in order. Every
 // refusal has the one body shape of its route family (src/http/errors.ts).
-import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { AgentRegistry } from '../agents/grants.ts';
 import type { AppConfig } from '../config.ts';
@@ -8,9 +7,6 @@ import { mountConsole } from '../console/mount.ts';
 import type { OwnerGateMode } from '../contract/gates.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
-import type { DrainRun } from '../jobs/context.ts';
-import type { DrainReport } from '../jobs/drain.ts';
-import type { JobHandler } from '../jobs/queue.ts';
 import type { Logger } from '../log.ts';
 import { createMcpEndpoint } from '../mcp/binding.ts';
 import { chambersSurface } from '../mcp/chambers_surface.ts';
@@ -26,7 +22,7 @@ import { mountWorkerRoutes } from './routes/drain.ts';
 import { mountHealth } from './routes/health.ts';
 import { mountMcp } from './routes/mcp.ts';
 import { mountTools } from './routes/tools.ts';
-import type { RequestServices } from './services.ts';
+import type { Runtime } from './runtime.ts';
 
 export interface AppOptions {
   registry: Registry;
@@ -38,31 +34,15 @@ export interface AppOptions {
   /** MCP prompts, resources and completion; the agents' and the cases' by default (chambers_surface.ts). */
   surface?: McpSurface;
   config: AppConfig;
-  services(c: Context): Promise<RequestServices>;
-  env: Readonly<Record<string, string | undefined>>;
+  /** The stores, background work, queue and clock of the runtime serving this app. */
+  runtime: Runtime;
   log: Logger;
   rateLimiter?: RateLimiter;
   /** Check every result against its tool's output schema (the test suite; see callTool). */
   checkOutputs?: boolean;
-  /** Keeps work alive after the response (Workers `executionCtx.waitUntil`). */
-  waitUntil?(c: Context, work: Promise<unknown>): void;
-  /** The job handlers, by kind, that drains run (the worker route, extraction_run). */
-  jobHandlers: Readonly<Record<string, JobHandler>>;
-  /**
-   * Drains the queue soon after a tool enqueued (Node: wakes the in-process loop; Workers: a drain under
-   * `waitUntil` on its own database handle, since the request's is released with the response).
-   */
-  kick?(c: Context): void;
-  /**
-   * Runs every drain of this app elsewhere (the MCP Worker: the extraction Worker through its service
-   * binding), for the worker route and ctx.jobs.drain; without it drains run here with `jobHandlers`.
-   */
-  drain?(c: Context, run: DrainRun): Promise<DrainReport>;
   version: string;
   /** The database's fingerprint, shown by /healthz (Node: `npm run token` checks it is minting for this server). */
   databaseId?: string;
-  /** The tools' clock (`ctx.now()`); tests pass a controllable one. Defaults to the system clock. */
-  now?(): Date;
 }
 
 const gateInstructions: Record<OwnerGateMode, string> = {
@@ -83,7 +63,7 @@ export const serverInstructions = (mode: OwnerGateMode): string =>
   'Tools that take a lease_id need a live session lease (lease_expired / lease_revoked: authorize a new session).';
 
 export function createApp(options: AppOptions) {
-  const { registry, config, log } = options;
+  const { registry, config, log, runtime } = options;
   const checkOutputs = options.checkOutputs ?? false;
   const endpoint = createMcpEndpoint({
     registry,
@@ -95,9 +75,9 @@ export function createApp(options: AppOptions) {
     log,
     surface: options.surface ?? chambersSurface({ registry, agents: options.agents, checkOutputs }),
   });
-  const gate = guard(options);
+  const gate = guard({ config, grants: options.grants, runtime });
   const cap = bodyCap(options);
-  const callState = callStateFor(options);
+  const callState = callStateFor({ grants: options.grants, config, runtime });
 
   const app = new Hono<AppEnv>();
   app.use('*', requestId(log));
@@ -105,7 +85,7 @@ export function createApp(options: AppOptions) {
   const edge = cors(config);
   app.use('/mcp', edge);
   app.use('/v1/*', edge);
-  mountHealth(app, options);
+  mountHealth(app, { services: runtime.services, version: options.version, databaseId: options.databaseId });
   mountMcp(app, { endpoint, guard: gate, bodyCap: cap, callState });
   mountTools(app, {
     registry,
@@ -116,23 +96,8 @@ export function createApp(options: AppOptions) {
     rateLimiter: options.rateLimiter,
     checkOutputs,
   });
-  mountConsole(app, {
-    registry,
-    services: options.services,
-    env: options.env,
-    jobHandlers: options.jobHandlers,
-    now: options.now ?? (() => new Date()),
-    checkOutputs,
-    ...(options.kick === undefined ? {} : { kick: options.kick }),
-    ...(options.waitUntil === undefined ? {} : { waitUntil: options.waitUntil }),
-  });
-  mountWorkerRoutes(app, {
-    secret: config.workerSecret,
-    handlers: options.jobHandlers,
-    services: options.services,
-    ...(options.drain === undefined ? {} : { drain: options.drain }),
-    ...(options.now === undefined ? {} : { now: options.now }),
-  });
+  mountConsole(app, { registry, runtime, checkOutputs });
+  mountWorkerRoutes(app, { secret: config.workerSecret, runtime });
   app.notFound(routeNotFound);
   app.onError(errorHandler(log));
   return app;

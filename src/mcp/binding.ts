@@ -1,13 +1,12 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/_shims';
-import { callTool } from '../contract/execute.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
 import type { Registry } from '../contract/registry.ts';
 import { errorText, type Logger } from '../log.ts';
 import { fastPath } from './fast_path.ts';
 import { type ToolCaller, toolListings } from './listings.ts';
 import { sdkServer } from './sdk_server.ts';
-import type { McpCallState } from './state.ts';
+import { callAs, type McpCallState } from './state.ts';
 import type { McpSurface } from './surface.ts';
 
 export type { McpCallState } from './state.ts';
@@ -41,16 +40,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
   const listings = toolListings(registry, options.grants, options.serverInfo);
   // The one way both paths call a tool: as the caller, through the kernel.
   const call: ToolCaller = (state, tool, args, progress) =>
-    callTool({
-      tool,
-      args,
-      ctx: { ...state.ctx, progress },
-      grants: state.grants,
-      holders: state.holders,
-      rateLimiter,
-      checkOutputs,
-      consoleUrl: state.consoleUrl,
-    });
+    callAs(state, tool, args, { rateLimiter, checkOutputs, progress });
   const deps = {
     registry,
     listings,

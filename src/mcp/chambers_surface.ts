@@ -8,11 +8,9 @@
 //   holding case_final_text_get), as templates whose ids complete.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../agents/grants.ts';
-import { noProgress } from '../contract/define.ts';
 import type { Envelope } from '../contract/envelope.ts';
-import { callTool } from '../contract/execute.ts';
 import type { Registry } from '../contract/registry.ts';
-import type { McpCallState } from './state.ts';
+import { callAs, type McpCallState } from './state.ts';
 import { completionOf, MAX_COMPLETIONS, type McpSurface } from './surface.ts';
 import {
   type CaseItem,
@@ -58,14 +56,7 @@ export function chambersSurface(o: {
   const read = (state: McpCallState, tool: string, args: Record<string, unknown>): Promise<Envelope> => {
     const registered = o.registry.get(tool);
     if (registered === undefined) return Promise.resolve(notRegistered(tool));
-    return callTool({
-      tool: registered,
-      args,
-      ctx: { ...state.ctx, progress: noProgress },
-      grants: state.grants,
-      holders: state.holders,
-      checkOutputs: o.checkOutputs ?? false,
-    });
+    return callAs(state, registered, args, { checkOutputs: o.checkOutputs });
   };
   const holds = (state: McpCallState, tool: string) =>
     state.grants.has(tool) && o.registry.get(tool) !== undefined;

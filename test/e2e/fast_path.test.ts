@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../../entry/registries.ts';
 import { loadAgentsFromDir } from '../../src/agents/load_node.ts';
+import { noProgress } from '../../src/contract/define.ts';
 import { buildRegistry } from '../../src/contract/registry.ts';
 import { noJobs } from '../../src/jobs/context.ts';
 import { createLogger } from '../../src/log.ts';
@@ -143,9 +144,8 @@ describe('the fast path answers exactly what the SDK answers', () => {
         agent: 'ceo',
         requestId: 'equivalence',
         now: () => new Date(),
-        env: {},
         log: createLogger('silent'),
-        waitUntil: () => {},
+        progress: noProgress,
         jobs: noJobs,
       },
     };

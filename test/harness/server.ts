@@ -186,9 +186,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     checkOutputs: true,
     // Today's gate unless a suite asks for approval mode (env OWNER_GATE: 'approval').
     defaultOwnerGate: 'ack',
-    ...(options.kick ? { kick: options.kick } : {}),
+    kick: options.kick,
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
-    ...(options.now ? { now: options.now } : {}),
+    now: options.now,
     ...(options.socket || options.listenHost ? { listenHost: options.listenHost ?? '127.0.0.1' } : {}),
   });
   let url = IN_PROCESS_ORIGIN;

@@ -15,7 +15,7 @@ import { errorToEnvelope } from '../../contract/execute.ts';
 import { withFields } from '../../log.ts';
 import type { AppEnv } from '../context.ts';
 import { refuse } from '../errors.ts';
-import type { RequestServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 
 /**
  * A revoked token stops working within this long: each process/isolate caches token → agent. An expiring
@@ -27,10 +27,8 @@ export interface GuardOptions {
   config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>;
   /** The agents that may call; a token of any other agent is refused like a wrong one. */
   grants: ReadonlyMap<string, unknown>;
-  services(c: Context): Promise<RequestServices>;
-  waitUntil?(c: Context, work: Promise<unknown>): void;
-  /** The server's clock (createChambers `now`): token expiry and the cache's lifetime are judged by it. */
-  now?(): Date;
+  /** The request's stores; its clock judges token expiry and the cache's lifetime. */
+  runtime: Pick<Runtime, 'services' | 'waitUntil' | 'now'>;
 }
 
 /** The 401 answer: the error body with the challenge header RFC 6750 asks for. */
@@ -96,7 +94,7 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       return challenge(c, 'A bearer token is required (Authorization: Bearer <token>).');
     if (!plausibleToken(token)) return challenge(c, 'The token is not valid.');
 
-    const services = await options.services(c);
+    const services = await options.runtime.services(c);
     c.set('services', services);
     let released = false;
     const release = async () => {
@@ -107,7 +105,7 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
     };
     try {
       const hash = tokenHash(token);
-      const now = options.now?.() ?? new Date();
+      const now = options.runtime.now();
       const cached = authCache.get(hash);
       let agent = cached !== undefined && cached.until > now.getTime() ? cached.agent : null;
       if (agent === null) {
@@ -142,7 +140,7 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
         // A streamed (SSE) response is still being written: release the stores only when it ends.
         const { readable, writable } = new TransformStream();
         const done = body.pipeTo(writable).finally(release);
-        options.waitUntil?.(c, done);
+        options.runtime.waitUntil(c, done);
         c.res = new Response(readable, c.res);
       }
     }

@@ -1,17 +1,15 @@
 // POST /worker/drain: drains one bounded batch of the durable queue and returns what it did. For cron
 // jobs, deploy hooks and operators; authenticated by WORKER_SECRET, never by an agent's bearer token.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import * as z from 'zod';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { invalidArgs } from '../../contract/errors.ts';
 import { constantTimeEqual } from '../../contract/hash.ts';
-import type { DrainRun } from '../../jobs/context.ts';
-import { type DrainReport, drainJobs } from '../../jobs/drain.ts';
-import type { JobHandler } from '../../jobs/queue.ts';
+import { drainJobs } from '../../jobs/drain.ts';
 import type { Logger } from '../../log.ts';
 import { refuse } from '../errors.ts';
 import { bearerToken, challenge } from '../middleware/guard.ts';
-import type { RequestServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 
 type WorkerVars = { requestId: string; log: Logger };
 
@@ -42,12 +40,8 @@ export function mountWorkerRoutes<V extends WorkerVars>(
   app: Hono<{ Variables: V }>,
   o: {
     secret: string | null;
-    handlers: Readonly<Record<string, JobHandler>>;
-    services(c: Context): Promise<RequestServices>;
-    /** Drains elsewhere (the MCP Worker); then no store is opened here. */
-    drain?(c: Context, run: DrainRun): Promise<DrainReport>;
-    /** The server's clock (tests move it); the system clock when unset. */
-    now?(): Date;
+    /** Its drain, when set, runs elsewhere (the MCP Worker); then no store is opened here. */
+    runtime: Pick<Runtime, 'services' | 'jobHandlers' | 'drain' | 'now'>;
   },
 ): void {
   app.post('/worker/drain', async (c) => {
@@ -76,21 +70,20 @@ export function mountWorkerRoutes<V extends WorkerVars>(
       );
     }
     const workerId = `route-${c.get('requestId')}`;
-    if (o.drain !== undefined) {
-      return c.json(
-        await o.drain(c, { maxJobs: body.data.max_jobs, budgetMs: body.data.budget_ms, workerId }),
-      );
+    const { drain } = o.runtime;
+    if (drain !== undefined) {
+      return c.json(await drain(c, { maxJobs: body.data.max_jobs, budgetMs: body.data.budget_ms, workerId }));
     }
-    const services = await o.services(c);
+    const services = await o.runtime.services(c);
     try {
       const report = await drainJobs({
         db: services.db,
-        handlers: o.handlers,
+        handlers: o.runtime.jobHandlers,
         maxJobs: body.data.max_jobs,
         budgetMs: body.data.budget_ms,
         workerId,
         log: c.get('log'),
-        now: o.now,
+        now: o.runtime.now,
       });
       return c.json(report);
     } finally {

@@ -2,12 +2,10 @@
 // response = the envelope, HTTP status = the error code's) and GET /v1/tools (the caller's listing).
 import { isJsonContentType, type ListToolsResult } from '@modelcontextprotocol/server';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { noProgress } from '../../contract/define.ts';
 import { type Envelope, errorEnvelope } from '../../contract/envelope.ts';
-import { callTool } from '../../contract/execute.ts';
 import type { RateLimiter } from '../../contract/rate_limit.ts';
 import type { Registry } from '../../contract/registry.ts';
-import type { McpCallState } from '../../mcp/binding.ts';
+import { callAs, type McpCallState } from '../../mcp/state.ts';
 import type { AppContext, AppEnv } from '../context.ts';
 import { httpStatusOf } from '../errors.ts';
 
@@ -53,15 +51,9 @@ export function mountTools(
       return reply(errorEnvelope('invalid_args', 'The body is not valid JSON.'));
     }
     const state = o.callState(c);
-    const envelope = await callTool({
-      tool,
-      args,
-      ctx: { ...state.ctx, progress: noProgress },
-      grants: state.grants,
-      holders: state.holders,
+    const envelope = await callAs(state, tool, args, {
       rateLimiter: o.rateLimiter,
       checkOutputs: o.checkOutputs,
-      consoleUrl: state.consoleUrl,
     });
     // Every retryable refusal that says when to retry (rate_limited, in_progress) says it in HTTP too.
     const retryAfterMs = envelope.ok ? undefined : envelope.error.details?.retry_after_ms;
