@@ -119,14 +119,13 @@ function requestText(id: number, name: string, args: unknown, progress: boolean)
   return raw === undefined ? text : text.replace(JSON.stringify(RAW_PLACEHOLDER), raw.text);
 }
 
-/** The fields of a case that the case tools store as given. */
+/** The fields of a case that the case tools store as given (the practice area is a vocabulary, mapped on input). */
 const CASE_TEXT = [
   'case_number',
   'title',
   'appellant',
   'respondent',
   'committee',
-  'practice_area',
   'property_address',
   'notes',
 ] as const;
