@@ -6,6 +6,7 @@
 // - resources: a case document's text by page (document_text_get) and the case's current draft
 //   (case_final_text_get until the drafting family lands: the final decision text once it is taken in, else
 //   "no draft yet"), as templates whose ids complete.
+
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -14,9 +15,10 @@ import {
   UriTemplate,
 } from '@modelcontextprotocol/server';
 import type { AgentRegistry } from '../agents/grants.ts';
+import { liveCase } from '../cases/live.ts';
 import type { Envelope } from '../contract/envelope.ts';
 import type { Registry } from '../contract/registry.ts';
-import { and, desc, eq, isNull, sql } from '../db/orm.ts';
+import { and, desc, eq, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import { callAs, type McpCallState } from './state.ts';
@@ -252,7 +254,7 @@ export function chambersSurface(o: {
       .select({ id: documents.id })
       .from(documents)
       .innerJoin(cases, eq(cases.id, documents.caseId))
-      .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), isNull(cases.deletedAt)))
+      .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), liveCase))
       .limit(1);
     if (doc === undefined) throw new ResourceNotFoundError(uri);
     const n = Number(page);
@@ -282,7 +284,7 @@ export function chambersSurface(o: {
       const rows = await db
         .select({ id: cases.id })
         .from(cases)
-        .where(and(isNull(cases.deletedAt), sql`${cases.id}::text like ${prefix}`))
+        .where(and(liveCase, sql`${cases.id}::text like ${prefix}`))
         .orderBy(desc(cases.createdAt))
         .limit(MAX_COMPLETIONS + 1);
       return completionOf(
@@ -299,7 +301,7 @@ export function chambersSurface(o: {
         .where(
           and(
             eq(documents.caseId, caseId),
-            isNull(cases.deletedAt),
+            liveCase,
             eq(documents.status, 'ready'),
             sql`${documents.id}::text like ${prefix}`,
           ),
@@ -323,7 +325,7 @@ export function chambersSurface(o: {
         .select({ pages: documents.pageCount })
         .from(documents)
         .innerJoin(cases, eq(cases.id, documents.caseId))
-        .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), isNull(cases.deletedAt)))
+        .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), liveCase))
         .limit(1);
       const pages = Array.from({ length: Math.min(doc?.pages ?? 0, 10_000) }, (_, i) => String(i + 1));
       return completionOf(pages, typed);
