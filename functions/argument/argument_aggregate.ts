@@ -12,7 +12,7 @@ import { loadCaseClaims } from '../../src/analysis/views.ts';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
+import { invalidArgs, one, ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { eq } from '../../src/db/orm.ts';
 import { argumentClaims, argumentMaps, caseArguments, claimParties } from '../../src/db/schema/analysis.ts';
@@ -84,18 +84,20 @@ export const argument_aggregate = defineTool({
           hint: 'Leave rejected claims out; use the claim a merged one was merged into.',
         });
       }
-      const [made] = await tx
-        .insert(argumentMaps)
-        .values({
-          id: crypto.randomUUID(),
-          caseId: input.case_id,
-          version: (latest?.version ?? 0) + 1,
-          contentHash: hash,
-          createdBy: ctx.agent,
-          createdAt: ctx.now(),
-        })
-        .returning();
-      if (made === undefined) throw new Error('argument map insert returned nothing');
+      const made = one(
+        await tx
+          .insert(argumentMaps)
+          .values({
+            id: crypto.randomUUID(),
+            caseId: input.case_id,
+            version: (latest?.version ?? 0) + 1,
+            contentHash: hash,
+            createdBy: ctx.agent,
+            createdAt: ctx.now(),
+          })
+          .returning(),
+        'argument map insert',
+      );
       const args = input.arguments.map((a, position) => ({
         id: crypto.randomUUID(),
         mapId: made.id,

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { caseIdInput } from '../../src/cases/live.ts';
+import { caseIdInput, liveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
-import { and, eq, isNull } from '../../src/db/orm.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 
 export const case_delete = defineTool({
@@ -26,7 +26,7 @@ export const case_delete = defineTool({
     const rows = await ctx.db
       .update(cases)
       .set({ deletedAt, deletedBy: ctx.agent, deleteReason: gate?.reason ?? null })
-      .where(and(eq(cases.id, input.case_id), isNull(cases.deletedAt)))
+      .where(and(eq(cases.id, input.case_id), liveCase))
       .returning({ id: cases.id, caseNumber: cases.caseNumber });
     const row = rows[0];
     if (row === undefined) {

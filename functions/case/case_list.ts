@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { liveCase } from '../../src/cases/live.ts';
 import { outcomeInput, outcomeOf } from '../../src/cases/outcomes.ts';
 import { practiceAreaInput, practiceAreaOf } from '../../src/cases/practice_areas.ts';
 import { caseStatusInput, caseSummary, caseSummaryOutput } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
-import { and, asc, eq, getTableColumns, ilike, isNull, or, type SQL } from '../../src/db/orm.ts';
+import { and, asc, eq, getTableColumns, ilike, or, type SQL } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
@@ -28,7 +29,7 @@ export const case_list = defineTool({
   mutates: false,
   pages: keyset.pages,
   async run({ ctx, input, page }) {
-    const where: (SQL | undefined)[] = [isNull(cases.deletedAt)];
+    const where: (SQL | undefined)[] = [liveCase];
     if (input.status !== undefined) where.push(eq(cases.status, input.status));
     if (input.outcome !== undefined) where.push(eq(cases.outcome, outcomeOf(input.outcome)));
     if (input.practice_area !== undefined)

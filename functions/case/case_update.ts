@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseIdInput, liveCase, loadLiveCase } from '../../src/cases/live.ts';
 import { practiceAreaOf } from '../../src/cases/practice_areas.ts';
 import { caseFields, caseOutput, caseStatusInput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { stableStringify } from '../../src/contract/hash.ts';
-import { and, eq, isNull, ne } from '../../src/db/orm.ts';
+import { and, eq, ne } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 
 export const case_update = defineTool({
@@ -55,13 +55,7 @@ export const case_update = defineTool({
     const rows = await ctx.db
       .update(cases)
       .set({ ...set, updatedAt: ctx.now() })
-      .where(
-        and(
-          eq(cases.id, case_id),
-          isNull(cases.deletedAt),
-          unarchives ? undefined : ne(cases.status, 'archived'),
-        ),
-      )
+      .where(and(eq(cases.id, case_id), liveCase, unarchives ? undefined : ne(cases.status, 'archived')))
       .returning();
     const row = rows[0];
     if (row === undefined) {

@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { outcomeInput, outcomeOf, parseOutcome } from '../../src/cases/outcomes.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { one, ToolError } from '../../src/contract/errors.ts';
+import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex, stableStringify } from '../../src/contract/hash.ts';
 import { and, eq, inArray } from '../../src/db/orm.ts';
 import { argumentMaps, caseArguments } from '../../src/db/schema/analysis.ts';
@@ -78,31 +79,29 @@ export const direction_propose = defineTool({
       }
     }
     const hash = contentHash(input);
-    const inserted = await ctx.db
-      .insert(directions)
-      .values({
-        id: crypto.randomUUID(),
-        caseId: input.case_id,
-        title: input.title,
-        rationale: input.rationale,
-        outcome,
-        argumentIds,
-        contentHash: hash,
-        proposedBy: ctx.agent,
-        createdAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    const created = inserted[0] !== undefined;
-    const row =
-      inserted[0] ??
-      one(
-        await ctx.db
+    const { row, written: created } = await writtenOrExisting(
+      ctx.db
+        .insert(directions)
+        .values({
+          id: crypto.randomUUID(),
+          caseId: input.case_id,
+          title: input.title,
+          rationale: input.rationale,
+          outcome,
+          argumentIds,
+          contentHash: hash,
+          proposedBy: ctx.agent,
+          createdAt: ctx.now(),
+        })
+        .onConflictDoNothing()
+        .returning(),
+      () =>
+        ctx.db
           .select()
           .from(directions)
           .where(and(eq(directions.caseId, input.case_id), eq(directions.contentHash, hash))),
-        'the direction proposed before',
-      );
+      'the direction proposed before',
+    );
     return ok(
       { direction: directionView(row), created },
       created

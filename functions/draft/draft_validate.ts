@@ -5,7 +5,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, asc, eq } from '../../src/db/orm.ts';
 import { documentPages } from '../../src/db/schema/documents.ts';
-import { loadDocument } from '../../src/documents/views.ts';
+import { loadDocument, requireReady } from '../../src/documents/views.ts';
 import { runView, storeRun, validationOutput } from '../../src/review/runs.ts';
 import { validateDocument, validateDraft } from '../../src/review/validate.ts';
 
@@ -54,12 +54,7 @@ export const draft_validate = defineTool({
         hint: 'Give a document of the same case (document_list with the case_id lists them).',
       });
     }
-    if (doc.status !== 'ready') {
-      throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
-        details: { document_id: doc.id, status: doc.status },
-        hint: 'Wait until extraction_status shows it ready, then validate it.',
-      });
-    }
+    requireReady(doc, 'Wait until extraction_status shows it ready, then validate it.');
     const pages = await ctx.db
       .select({ text: documentPages.text })
       .from(documentPages)

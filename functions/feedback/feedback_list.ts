@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseIdInput, liveCase, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
@@ -28,7 +28,7 @@ export const feedback_list = defineTool({
   async run({ ctx, input, page }) {
     if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     // Remarks about a deleted case are unreachable with it.
-    const where: (SQL | undefined)[] = [or(isNull(chairFeedback.caseId), isNull(cases.deletedAt))];
+    const where: (SQL | undefined)[] = [or(isNull(chairFeedback.caseId), liveCase)];
     if (input.case_id !== undefined) where.push(eq(chairFeedback.caseId, input.case_id));
     if (input.general === true) where.push(isNull(chairFeedback.caseId));
     if (input.block_kind !== undefined) where.push(eq(chairFeedback.blockKind, input.block_kind));

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { one, ToolError } from '../../src/contract/errors.ts';
+import { ToolError } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { eq } from '../../src/db/orm.ts';
 import { chairFeedback, feedbackKinds } from '../../src/db/schema/review.ts';
@@ -48,33 +49,30 @@ export const feedback_record = defineTool({
   async run({ ctx, input }) {
     if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     const key = keyOf(input);
-    const inserted = await ctx.db
-      .insert(chairFeedback)
-      .values({
-        id: crypto.randomUUID(),
-        caseId: input.case_id ?? null,
-        blockKind: input.block_kind ?? null,
-        kind: input.kind,
-        text: input.text,
-        naturalKey: key,
-        createdBy: ctx.agent,
-        createdAt: ctx.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    const row =
-      inserted[0] ??
-      one(
-        await ctx.db.select().from(chairFeedback).where(eq(chairFeedback.naturalKey, key)),
-        'the remark recorded before',
-      );
+    const { row, written: created } = await writtenOrExisting(
+      ctx.db
+        .insert(chairFeedback)
+        .values({
+          id: crypto.randomUUID(),
+          caseId: input.case_id ?? null,
+          blockKind: input.block_kind ?? null,
+          kind: input.kind,
+          text: input.text,
+          naturalKey: key,
+          createdBy: ctx.agent,
+          createdAt: ctx.now(),
+        })
+        .onConflictDoNothing()
+        .returning(),
+      () => ctx.db.select().from(chairFeedback).where(eq(chairFeedback.naturalKey, key)),
+      'the remark recorded before',
+    );
     if (row.text !== input.text) {
       throw new ToolError('idempotency_key_reuse', 'This remark was already recorded in other words', {
         details: { feedback_id: row.id, recorded_text: row.text },
         hint: 'Repeat the recorded text, or record a remark that says something else.',
       });
     }
-    const created = inserted[0] !== undefined;
     return ok(
       { feedback: feedbackView(row), created },
       created ? 'Feedback recorded' : 'This remark was already recorded',

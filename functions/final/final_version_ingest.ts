@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import type { ToolContext } from '../../src/contract/define.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
@@ -11,7 +12,6 @@ import {
   type DraftExportRow,
   draftBlocks,
   draftExports,
-  type FinalVersionRow,
   finalVersionBlocks,
   finalVersions,
 } from '../../src/db/schema/drafting.ts';
@@ -153,27 +153,29 @@ export const final_version_ingest = defineTool({
     const now = ctx.now();
     const { row, created } = await ctx.db.transaction(async (tx) => {
       await tx.select({ id: cases.id }).from(cases).where(eq(cases.id, c.id)).for('update');
-      const [made] = await tx
-        .insert(finalVersions)
-        .values({
-          id: crypto.randomUUID(),
-          caseId: c.id,
-          sha256: sha,
-          format: docx ? 'docx' : 'text',
-          exportId: exp?.id ?? null,
-          text,
-          createdBy: ctx.agent,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (made === undefined) {
-        const [existing] = await tx
-          .select()
-          .from(finalVersions)
-          .where(and(eq(finalVersions.caseId, c.id), eq(finalVersions.sha256, sha)));
-        return { row: existing as FinalVersionRow, created: false };
-      }
+      const { row: made, written } = await writtenOrExisting(
+        tx
+          .insert(finalVersions)
+          .values({
+            id: crypto.randomUUID(),
+            caseId: c.id,
+            sha256: sha,
+            format: docx ? 'docx' : 'text',
+            exportId: exp?.id ?? null,
+            text,
+            createdBy: ctx.agent,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning(),
+        () =>
+          tx
+            .select()
+            .from(finalVersions)
+            .where(and(eq(finalVersions.caseId, c.id), eq(finalVersions.sha256, sha))),
+        'the final version',
+      );
+      if (!written) return { row: made, created: false };
       if (mapped.length > 0)
         await tx.insert(finalVersionBlocks).values(
           mapped.map((b) => {

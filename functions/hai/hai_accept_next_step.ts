@@ -118,7 +118,7 @@ export const hai_accept_next_step = defineTool({
           accepted_at: now.toISOString(),
           created: true,
         },
-        `Proposal ${row.version} accepted: NEXT_STEP.md is now version ${version}`,
+        `Proposal ${row.version} accepted: ${NEXT_STEP} is now version ${version}`,
       );
     });
   },

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs, ToolError } from '../../src/contract/errors.ts';
+import { invalidArgs, one, ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { holdingDecisions, holdingReviews, holdings } from '../../src/db/schema/holdings.ts';
@@ -104,16 +104,18 @@ export const halacha_review = defineTool({
         .returning();
       return { row: row ?? holding, created: true };
     });
-    const [doc] = await ctx.db
-      .select({
-        id: documents.id,
-        corpus: documents.corpus,
-        title: documents.title,
-        number: documents.number,
-      })
-      .from(documents)
-      .where(eq(documents.id, result.row.documentId));
-    if (doc === undefined) throw new Error('a holding without its document');
+    const doc = one(
+      await ctx.db
+        .select({
+          id: documents.id,
+          corpus: documents.corpus,
+          title: documents.title,
+          number: documents.number,
+        })
+        .from(documents)
+        .where(eq(documents.id, result.row.documentId)),
+      'the holding’s document',
+    );
     return ok(
       { halacha: holdingView(result.row, doc), created: result.created },
       result.created

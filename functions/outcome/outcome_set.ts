@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseIdInput, liveCase, loadLiveCase } from '../../src/cases/live.ts';
 import { outcomeInput, outcomeOf, parseOutcome } from '../../src/cases/outcomes.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { and, eq, isNull } from '../../src/db/orm.ts';
+import { and, eq } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { directions } from '../../src/db/schema/review.ts';
 import { outcomeLabels, outcomes } from '../../src/db/schema/vocabulary.ts';
@@ -44,7 +44,7 @@ export const outcome_set = defineTool({
     const [row] = await ctx.db
       .update(cases)
       .set(before === outcome ? { outcome } : { outcome, updatedAt: ctx.now() })
-      .where(and(eq(cases.id, input.case_id), isNull(cases.deletedAt)))
+      .where(and(eq(cases.id, input.case_id), liveCase))
       .returning();
     // Deleted between the read and the write: answered as any unreachable case.
     if (row === undefined) {

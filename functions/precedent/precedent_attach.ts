@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
+import { writtenOrExisting } from '../../src/contract/durable.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, eq, isNull } from '../../src/db/orm.ts';
-import { documentPages } from '../../src/db/schema/documents.ts';
 import { casePrecedents } from '../../src/db/schema/holdings.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
-import { loadDocument } from '../../src/documents/views.ts';
+import { loadDocument, readyPage, requireReady } from '../../src/documents/views.ts';
 import { citationKey } from '../../src/legal/proceedings.ts';
 import {
   precedentOutput,
@@ -71,18 +71,9 @@ export const precedent_attach = defineTool({
         );
       }
       if (input.page !== undefined) {
-        if (doc.status !== 'ready') {
-          throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
-            details: { document_id: doc.id, status: doc.status },
-            hint: 'Attach without page, or wait until the document is ready.',
-          });
-        }
-        const [page] = await ctx.db
-          .select({ text: documentPages.text })
-          .from(documentPages)
-          .where(and(eq(documentPages.documentId, doc.id), eq(documentPages.page, input.page)));
-        if (page === undefined) throw invalidArg('page', `the document has ${doc.pageCount ?? 0} page(s)`);
-        if (!quoteKey(page.text).includes(quoteKey(input.quote))) {
+        requireReady(doc, 'Attach without page, or wait until the document is ready.');
+        const page = await readyPage(ctx.db, doc, input.page);
+        if (!quoteKey(page).includes(quoteKey(input.quote))) {
           throw invalidArg(
             'quote',
             `not found on page ${input.page}`,
@@ -96,43 +87,45 @@ export const precedent_attach = defineTool({
       citationKey: citationKey(input.citation),
       quoteKey: quoteKey(input.quote),
     };
-    const inserted = await ctx.db
-      .insert(casePrecedents)
-      .values({
-        id: crypto.randomUUID(),
-        caseId: kase.id,
-        section: input.section,
-        citation: input.citation,
-        quote: input.quote,
-        documentId: input.document_id ?? null,
-        page: input.page ?? null,
-        createdBy: ctx.agent,
-        createdAt: ctx.now(),
-        ...key,
-      })
-      .onConflictDoNothing()
-      .returning();
+    const { row: existing, written } = await writtenOrExisting(
+      ctx.db
+        .insert(casePrecedents)
+        .values({
+          id: crypto.randomUUID(),
+          caseId: kase.id,
+          section: input.section,
+          citation: input.citation,
+          quote: input.quote,
+          documentId: input.document_id ?? null,
+          page: input.page ?? null,
+          createdBy: ctx.agent,
+          createdAt: ctx.now(),
+          ...key,
+        })
+        .onConflictDoNothing()
+        .returning(),
+      () =>
+        ctx.db
+          .select()
+          .from(casePrecedents)
+          .where(
+            and(
+              eq(casePrecedents.caseId, kase.id),
+              eq(casePrecedents.sectionKey, key.sectionKey),
+              eq(casePrecedents.citationKey, key.citationKey),
+              eq(casePrecedents.quoteKey, key.quoteKey),
+              isNull(casePrecedents.detachedAt),
+            ),
+          ),
+      'the live precedent',
+    );
     const cited = await resolveKeys(ctx.db, [key.citationKey]);
-    const created = inserted[0];
-    if (created !== undefined) {
+    if (written) {
       return ok(
-        { precedent: precedentView(created, kase.caseNumber, cited), created: true },
+        { precedent: precedentView(existing, kase.caseNumber, cited), created: true },
         'Precedent attached',
       );
     }
-    const [existing] = await ctx.db
-      .select()
-      .from(casePrecedents)
-      .where(
-        and(
-          eq(casePrecedents.caseId, kase.id),
-          eq(casePrecedents.sectionKey, key.sectionKey),
-          eq(casePrecedents.citationKey, key.citationKey),
-          eq(casePrecedents.quoteKey, key.quoteKey),
-          isNull(casePrecedents.detachedAt),
-        ),
-      );
-    if (existing === undefined) throw new Error('precedent conflict without a live row');
     const different = (
       [
         ['document_id', existing.documentId !== (input.document_id ?? null)],

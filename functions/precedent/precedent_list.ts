@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { loadLiveCase } from '../../src/cases/live.ts';
+import { liveCase, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
 import { pagedOutput } from '../../src/contract/limits.ts';
@@ -34,7 +34,7 @@ export const precedent_list = defineTool({
     if (input.case_id === undefined && input.citation === undefined) {
       throw invalidArg('case_id', 'give case_id, citation or both');
     }
-    const where: (SQL | undefined)[] = [isNull(casePrecedents.detachedAt), isNull(cases.deletedAt)];
+    const where: (SQL | undefined)[] = [isNull(casePrecedents.detachedAt), liveCase];
     if (input.case_id !== undefined) {
       await loadLiveCase(ctx.db, input.case_id);
       where.push(eq(casePrecedents.caseId, input.case_id));

@@ -2,12 +2,12 @@
 // an agent's decision on an existing claim, kept once per (claim, action, content) in claim_actions.
 
 import type { ToolContext } from '../contract/define.ts';
-import { invalidArg, ToolError } from '../contract/errors.ts';
+import { writtenOrExisting } from '../contract/durable.ts';
+import { invalidArg, one, ToolError } from '../contract/errors.ts';
 import { and, eq } from '../db/orm.ts';
 import type { ClaimKind, ClaimParty } from '../db/schema/analysis.ts';
 import { type ClaimActionKind, claimActions, claims } from '../db/schema/analysis.ts';
-import { documentPages } from '../db/schema/documents.ts';
-import { loadDocument } from '../documents/views.ts';
+import { loadDocument, readyPage, requireReady } from '../documents/views.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { type ClaimRow, loadCaseClaims } from './views.ts';
 
@@ -48,18 +48,9 @@ export async function addClaim(ctx: ToolContext, a: AddInput): Promise<{ row: Cl
       hint: 'Give a document of the same case (document_list with the case_id lists them).',
     });
   }
-  if (doc.status !== 'ready') {
-    throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
-      details: { document_id: doc.id, status: doc.status },
-      hint: 'Wait until the document is ready, then quote it.',
-    });
-  }
-  const [page] = await ctx.db
-    .select({ text: documentPages.text })
-    .from(documentPages)
-    .where(and(eq(documentPages.documentId, doc.id), eq(documentPages.page, a.page)));
-  if (page === undefined) throw invalidArg('page', `the document has ${doc.pageCount ?? 0} page(s)`);
-  const at = locate(page.text, a.quote);
+  requireReady(doc, 'Wait until the document is ready, then quote it.');
+  const pageText = await readyPage(ctx.db, doc, a.page);
+  const at = locate(pageText, a.quote);
   if (at === null) {
     throw invalidArg(
       'quote',
@@ -68,45 +59,48 @@ export async function addClaim(ctx: ToolContext, a: AddInput): Promise<{ row: Cl
     );
   }
   const now = ctx.now();
-  const inserted = await ctx.db
-    .insert(claims)
-    .values({
-      id: crypto.randomUUID(),
-      caseId: a.caseId,
-      party: a.party,
-      kind: a.kind,
-      status: 'confirmed',
-      origin: 'recorded',
-      normText: norm,
-      wording: a.text,
-      decidedBy: ctx.agent,
-      reason: a.reason ?? null,
-      decidedAt: now,
-      createdBy: ctx.agent,
-      documentId: doc.id,
-      page: a.page,
-      start: at.start,
-      end: at.end,
-      text: page.text.slice(at.start, at.end),
-      extractorVersion: RECORDED_BY,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted[0] !== undefined) return { row: inserted[0], created: true };
-  const [existing] = await ctx.db
-    .select()
-    .from(claims)
-    .where(
-      and(
-        eq(claims.caseId, a.caseId),
-        eq(claims.party, a.party),
-        eq(claims.normText, norm),
-        eq(claims.origin, 'recorded'),
-      ),
-    );
-  if (existing === undefined) throw new Error('recorded claim conflict without a row');
+  const { row: existing, written } = await writtenOrExisting(
+    ctx.db
+      .insert(claims)
+      .values({
+        id: crypto.randomUUID(),
+        caseId: a.caseId,
+        party: a.party,
+        kind: a.kind,
+        status: 'confirmed',
+        origin: 'recorded',
+        normText: norm,
+        wording: a.text,
+        decidedBy: ctx.agent,
+        reason: a.reason ?? null,
+        decidedAt: now,
+        createdBy: ctx.agent,
+        documentId: doc.id,
+        page: a.page,
+        start: at.start,
+        end: at.end,
+        text: pageText.slice(at.start, at.end),
+        extractorVersion: RECORDED_BY,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning(),
+    () =>
+      ctx.db
+        .select()
+        .from(claims)
+        .where(
+          and(
+            eq(claims.caseId, a.caseId),
+            eq(claims.party, a.party),
+            eq(claims.normText, norm),
+            eq(claims.origin, 'recorded'),
+          ),
+        ),
+    'the recorded claim',
+  );
+  if (written) return { row: existing, created: true };
   const different = (
     [
       ['kind', existing.kind !== a.kind],
@@ -210,20 +204,22 @@ export async function changeClaim(
       createdAt: now,
     });
     const status = STATUS[c.action] ?? (claim.status === 'candidate' ? 'confirmed' : claim.status);
-    const [row] = await tx
-      .update(claims)
-      .set({
-        status,
-        ...(c.action === 'reword' ? { wording: c.content } : {}),
-        ...(c.action === 'merge' ? { mergedInto: c.content } : {}),
-        decidedBy: ctx.agent,
-        reason: c.reason ?? null,
-        decidedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(claims.id, claim.id))
-      .returning();
-    if (row === undefined) throw new Error('claim vanished under its lock');
+    const row = one(
+      await tx
+        .update(claims)
+        .set({
+          status,
+          ...(c.action === 'reword' ? { wording: c.content } : {}),
+          ...(c.action === 'merge' ? { mergedInto: c.content } : {}),
+          decidedBy: ctx.agent,
+          reason: c.reason ?? null,
+          decidedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(claims.id, claim.id))
+        .returning(),
+      'the claim under its lock',
+    );
     return { row, created: true };
   });
 }

@@ -1,3 +1,4 @@
+import { one } from '../contract/errors.ts';
 import { randomToken, sha256Hex } from '../contract/hash.ts';
 import { and, desc, eq, gt, isNull, or, sql } from '../db/orm.ts';
 import { agentTokens } from '../db/schema/agent_tokens.ts';
@@ -27,16 +28,18 @@ export async function mintTokenWithId(
   options: MintOptions = {},
 ): Promise<{ token: string; id: string }> {
   const token = `${TOKEN_PREFIX}${randomToken(32)}`;
-  const [row] = await db
-    .insert(agentTokens)
-    .values({
-      tokenHash: sha256Hex(token),
-      agent,
-      label: options.label ?? null,
-      expiresAt: options.expiresAt ?? null,
-    })
-    .returning({ id: agentTokens.id });
-  if (row === undefined) throw new Error('minting a token inserted no row');
+  const row = one(
+    await db
+      .insert(agentTokens)
+      .values({
+        tokenHash: sha256Hex(token),
+        agent,
+        label: options.label ?? null,
+        expiresAt: options.expiresAt ?? null,
+      })
+      .returning({ id: agentTokens.id }),
+    'minting a token',
+  );
   return { token, id: row.id };
 }
 

@@ -1,5 +1,5 @@
-// The idempotent write of the governance family: a retry or a racing duplicate ends with the row already
-// stored under the natural key (docs/contract.md "Retries").
+// The idempotent write of every tool and store that inserts under a natural key: a retry or a racing
+// duplicate ends with the row already stored under that key (docs/contract.md "Retries").
 import { one } from './errors.ts';
 
 /**

@@ -1,3 +1,4 @@
+import { writtenOrExisting } from '../contract/durable.ts';
 import { sha256Hex } from '../contract/hash.ts';
 import { eq, sql } from '../db/orm.ts';
 import type { DocumentRole } from '../db/schema/documents.ts';
@@ -61,46 +62,44 @@ export async function createDocument(
   const mediaType = resolveMediaType(input.bytes, input.declaredMediaType);
   const sha256 = sha256Hex(input.bytes as Uint8Array<ArrayBuffer>);
   const now = options.now?.() ?? new Date();
-  const inserted = await db
-    .insert(documents)
-    .values({
-      id: crypto.randomUUID(),
-      corpus: input.corpus,
-      caseId: input.caseId,
-      sha256,
-      mediaType,
-      byteSize: input.bytes.length,
-      filename: input.filename ?? null,
-      title: input.title,
-      number: input.number ?? null,
-      decisionDate: input.decisionDate ?? null,
-      court: input.court ?? null,
-      committee: input.committee ?? null,
-      parties: input.parties ?? null,
-      role: input.role ?? null,
-      roleSource: input.role == null ? null : 'given',
-      createdBy: input.createdBy,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: [documents.corpus, documents.caseId, documents.sha256] })
-    .returning();
-  const row = inserted[0];
-  if (row !== undefined) {
-    await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
-    return { document: row, created: true };
-  }
-  // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
-  const existing = await db
-    .select()
-    .from(documents)
-    .where(
-      sql`${documents.corpus} = ${input.corpus} and ${documents.caseId} is not distinct from ${input.caseId} and ${documents.sha256} = ${sha256}`,
-    )
-    .limit(1);
-  const found = existing[0];
-  if (found === undefined) throw new Error('document conflict without a row (deleted concurrently?)');
-  return { document: found, created: false };
+  const { row, written } = await writtenOrExisting(
+    db
+      .insert(documents)
+      .values({
+        id: crypto.randomUUID(),
+        corpus: input.corpus,
+        caseId: input.caseId,
+        sha256,
+        mediaType,
+        byteSize: input.bytes.length,
+        filename: input.filename ?? null,
+        title: input.title,
+        number: input.number ?? null,
+        decisionDate: input.decisionDate ?? null,
+        court: input.court ?? null,
+        committee: input.committee ?? null,
+        parties: input.parties ?? null,
+        role: input.role ?? null,
+        roleSource: input.role == null ? null : 'given',
+        createdBy: input.createdBy,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({ target: [documents.corpus, documents.caseId, documents.sha256] })
+      .returning(),
+    // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
+    () =>
+      db
+        .select()
+        .from(documents)
+        .where(
+          sql`${documents.corpus} = ${input.corpus} and ${documents.caseId} is not distinct from ${input.caseId} and ${documents.sha256} = ${sha256}`,
+        )
+        .limit(1),
+    'the document (deleted concurrently?)',
+  );
+  if (written) await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
+  return { document: row, created: written };
 }
 
 export interface ExtractOptions {

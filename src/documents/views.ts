@@ -1,11 +1,13 @@
 import * as z from 'zod';
-import { ToolError } from '../contract/errors.ts';
+import { liveCase } from '../cases/live.ts';
+import { invalidArg, ToolError } from '../contract/errors.ts';
 import { and, eq, getTableColumns, isNull, or } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import {
   type DocumentRow,
   documentCorpora,
   documentMediaTypes,
+  documentPages,
   documentRoles,
   documentStatuses,
   documents,
@@ -115,7 +117,7 @@ export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
     .select(getTableColumns(documents))
     .from(documents)
     .leftJoin(cases, eq(cases.id, documents.caseId))
-    .where(and(eq(documents.id, id), or(isNull(documents.caseId), isNull(cases.deletedAt))))
+    .where(and(eq(documents.id, id), or(isNull(documents.caseId), liveCase)))
     .limit(1);
   const row = rows[0];
   if (row === undefined) {
@@ -125,6 +127,26 @@ export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
     });
   }
   return row;
+}
+
+/** invalid_state unless the document's text is extracted; `hint` says what the caller can do meanwhile. */
+export function requireReady(doc: DocumentRow, hint: string): void {
+  if (doc.status !== 'ready') {
+    throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
+      details: { document_id: doc.id, status: doc.status },
+      hint,
+    });
+  }
+}
+
+/** The text of one page of a ready document, or invalid_args (`page`) saying how many pages it has. */
+export async function readyPage(db: Db, doc: DocumentRow, page: number): Promise<string> {
+  const [row] = await db
+    .select({ text: documentPages.text })
+    .from(documentPages)
+    .where(and(eq(documentPages.documentId, doc.id), eq(documentPages.page, page)));
+  if (row === undefined) throw invalidArg('page', `the document has ${doc.pageCount ?? 0} page(s)`);
+  return row.text;
 }
 
 export const roleInput = z.enum(documentRoles).describe('Role in the file (case)');

@@ -2,7 +2,7 @@
 // case) and adding a version in a transaction that holds the case row, so a case's versions are written one
 // after another and a repeat of the current content is a replay.
 
-import { invalidArgs, ToolError } from '../contract/errors.ts';
+import { invalidArgs, one, ToolError } from '../contract/errors.ts';
 import { and, eq, inArray } from '../db/orm.ts';
 import { argumentMaps, caseArguments, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
@@ -80,25 +80,27 @@ export async function addVersion(
   }
   const hash = blockContentHash(w);
   if (current?.contentHash === hash) return { row: current, created: false };
-  const [row] = await tx
-    .insert(draftBlocks)
-    .values({
-      id: crypto.randomUUID(),
-      caseId,
-      key: w.key,
-      kind: w.kind,
-      version: (current?.version ?? 0) + 1,
-      title: w.title,
-      text: w.text,
-      claimIds: [...w.claimIds],
-      argumentIds: [...w.argumentIds],
-      citations: [...w.citations],
-      contentHash: hash,
-      source,
-      author,
-      createdAt: now,
-    })
-    .returning();
-  if (row === undefined) throw new Error('block insert returned nothing');
+  const row = one(
+    await tx
+      .insert(draftBlocks)
+      .values({
+        id: crypto.randomUUID(),
+        caseId,
+        key: w.key,
+        kind: w.kind,
+        version: (current?.version ?? 0) + 1,
+        title: w.title,
+        text: w.text,
+        claimIds: [...w.claimIds],
+        argumentIds: [...w.argumentIds],
+        citations: [...w.citations],
+        contentHash: hash,
+        source,
+        author,
+        createdAt: now,
+      })
+      .returning(),
+    'block insert',
+  );
   return { row, created: true };
 }

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
 import { withArgumentClaims } from '../analysis/views.ts';
+import { liveCase } from '../cases/live.ts';
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from '../db/orm.ts';
 import {
   appraisalFacts,
@@ -238,7 +239,7 @@ export async function blockContext(
       .leftJoin(cases, eq(cases.id, chairFeedback.caseId))
       .where(
         and(
-          or(isNull(chairFeedback.caseId), isNull(cases.deletedAt)),
+          or(isNull(chairFeedback.caseId), liveCase),
           or(eq(chairFeedback.blockKind, kind), isNull(chairFeedback.blockKind)),
         ),
       )

@@ -9,7 +9,7 @@ import { invalidArg, ToolError } from '../contract/errors.ts';
 import { eq, inArray } from '../db/orm.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
-import { loadDocument } from '../documents/views.ts';
+import { loadDocument, requireReady } from '../documents/views.ts';
 import { type Extractor, enqueueExtractor } from './framework.ts';
 
 /** At most this many documents in one call (a case has a handful; a corpus-wide run is paged by the caller). */
@@ -70,15 +70,12 @@ export async function extractionTargets(
     if (!extractor.accepts(doc)) {
       throw invalidArg('document_id', `${extractor.kind} reads ${what}; this is a ${doc.corpus} document`);
     }
-    if (doc.status !== 'ready') {
-      throw new ToolError('invalid_state', `The document's text is ${doc.status}, not extracted yet`, {
-        details: { document_id: doc.id, status: doc.status },
-        hint:
-          doc.status === 'failed'
-            ? 'Its text extraction failed; upload a readable copy.'
-            : 'Wait until extraction_status shows the document ready, then call again.',
-      });
-    }
+    requireReady(
+      doc,
+      doc.status === 'failed'
+        ? 'Its text extraction failed; upload a readable copy.'
+        : 'Wait until extraction_status shows the document ready, then call again.',
+    );
     return { documents: [doc], skipped: [] };
   }
   const caseId = target.case_id as string;

@@ -2,6 +2,7 @@
 // shapes they return. Every list here is cut to a bound the output schemas declare.
 
 import * as z from 'zod';
+import { liveCase } from '../cases/live.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { and, asc, desc, eq, inArray, isNull, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
@@ -258,7 +259,7 @@ export async function projectSummaries(
     const [c] = await ctx.db
       .select()
       .from(cases)
-      .where(and(eq(cases.id, caseId), isNull(cases.deletedAt)));
+      .where(and(eq(cases.id, caseId), liveCase));
     if (c === undefined) continue;
     const { stage } = stageOf(c, await caseState(ctx.db, c));
     stages.set(caseId, { case_id: c.id, case_number: c.caseNumber, stage });

@@ -8,8 +8,9 @@ import {
   ResourceNotFoundError,
   UriTemplate,
 } from '@modelcontextprotocol/server';
+import { liveCase } from '../cases/live.ts';
 import type { Envelope } from '../contract/envelope.ts';
-import { and, desc, eq, isNull, sql } from '../db/orm.ts';
+import { and, desc, eq, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { McpCallState } from './state.ts';
@@ -136,7 +137,7 @@ export async function readPage(
     .select({ id: documents.id })
     .from(documents)
     .innerJoin(cases, eq(cases.id, documents.caseId))
-    .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), isNull(cases.deletedAt)))
+    .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), liveCase))
     .limit(1);
   if (doc === undefined) throw new ResourceNotFoundError(uri);
   const n = Number(page);
@@ -167,7 +168,7 @@ export async function completeVariable(
     const rows = await db
       .select({ id: cases.id })
       .from(cases)
-      .where(and(isNull(cases.deletedAt), sql`${cases.id}::text like ${prefix}`))
+      .where(and(liveCase, sql`${cases.id}::text like ${prefix}`))
       .orderBy(desc(cases.createdAt))
       .limit(MAX_COMPLETIONS + 1);
     return completionOf(
@@ -184,7 +185,7 @@ export async function completeVariable(
       .where(
         and(
           eq(documents.caseId, caseId),
-          isNull(cases.deletedAt),
+          liveCase,
           eq(documents.status, 'ready'),
           sql`${documents.id}::text like ${prefix}`,
         ),
@@ -208,7 +209,7 @@ export async function completeVariable(
       .select({ pages: documents.pageCount })
       .from(documents)
       .innerJoin(cases, eq(cases.id, documents.caseId))
-      .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), isNull(cases.deletedAt)))
+      .where(and(eq(documents.id, documentId), eq(documents.caseId, caseId), liveCase))
       .limit(1);
     const pages = Array.from({ length: Math.min(doc?.pages ?? 0, 10_000) }, (_, i) => String(i + 1));
     return completionOf(pages, typed);

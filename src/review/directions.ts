@@ -1,8 +1,9 @@
 // The direction family's shared parts: a direction as the tools return it, and loading one of a live case.
 
 import * as z from 'zod';
+import { liveCase } from '../cases/live.ts';
 import { ToolError } from '../contract/errors.ts';
-import { and, eq, isNull } from '../db/orm.ts';
+import { and, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { directionStatuses, directions } from '../db/schema/review.ts';
 import { outcomes } from '../db/schema/vocabulary.ts';
@@ -55,7 +56,7 @@ export async function loadDirection(db: DbOrTx, id: string, lock = false): Promi
     .select({ direction: directions })
     .from(directions)
     .innerJoin(cases, eq(cases.id, directions.caseId))
-    .where(and(eq(directions.id, id), isNull(cases.deletedAt)));
+    .where(and(eq(directions.id, id), liveCase));
   const [row] = lock ? await query.for('update', { of: cases }) : await query;
   if (row === undefined) {
     throw new ToolError('not_found', `No direction with id ${id}`, {

@@ -3,7 +3,8 @@
 // kind of block between the export and the signed final version.
 
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { and, avg, count, eq, gte, isNotNull, isNull, type SQL, sql } from '../db/orm.ts';
+import { liveCase } from '../cases/live.ts';
+import { and, avg, count, eq, gte, isNotNull, type SQL, sql } from '../db/orm.ts';
 import { argumentMaps } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
@@ -65,7 +66,7 @@ export interface Metrics {
 const round = (x: number, places = 3) => Math.round(x * 10 ** places) / 10 ** places;
 
 export async function metrics(db: DbOrTx, since: Date | null): Promise<Metrics> {
-  const inPeriod = and(isNull(cases.deletedAt), since === null ? undefined : gte(cases.createdAt, since));
+  const inPeriod = and(liveCase, since === null ? undefined : gte(cases.createdAt, since));
   const [total] = await db.select({ n: count() }).from(cases).where(inPeriod);
   const stages: Metrics['stages'] = [];
   for (const stage of workflowStages) {

@@ -2,6 +2,7 @@
 // checked_at moves forward, so the latest row is always the last check.
 
 import * as z from 'zod';
+import { writtenOrExisting } from '../contract/durable.ts';
 import { sha256Hex, stableStringify } from '../contract/hash.ts';
 import { and, desc, eq } from '../db/orm.ts';
 import { validationRuns } from '../db/schema/review.ts';
@@ -53,38 +54,42 @@ export async function storeRun(
     could_not_check: r.result.notChecked.slice(0, MAX_NOT_CHECKED),
   };
   const resultHash = sha256Hex(stableStringify({ state: r.state, ...stored }));
-  const inserted = await db
-    .insert(validationRuns)
-    .values({
-      id: crypto.randomUUID(),
-      caseId: r.caseId,
-      target: r.target,
-      resultHash,
-      errors,
-      warnings: r.result.findings.length - errors,
-      couldNotCheck:
-        r.result.notChecked.length + r.result.citations.filter((c) => c.verdict === 'could_not_check').length,
-      result: stored,
-      createdBy: r.agent,
-      createdAt: r.now,
-      checkedAt: r.now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (inserted[0] !== undefined) return { row: inserted[0], created: true };
-  const [row] = await db
-    .update(validationRuns)
-    .set({ checkedAt: r.now })
-    .where(
-      and(
-        eq(validationRuns.caseId, r.caseId),
-        eq(validationRuns.target, r.target),
-        eq(validationRuns.resultHash, resultHash),
-      ),
-    )
-    .returning();
-  if (row === undefined) throw new Error('the stored validation vanished');
-  return { row, created: false };
+  const { row, written } = await writtenOrExisting(
+    db
+      .insert(validationRuns)
+      .values({
+        id: crypto.randomUUID(),
+        caseId: r.caseId,
+        target: r.target,
+        resultHash,
+        errors,
+        warnings: r.result.findings.length - errors,
+        couldNotCheck:
+          r.result.notChecked.length +
+          r.result.citations.filter((c) => c.verdict === 'could_not_check').length,
+        result: stored,
+        createdBy: r.agent,
+        createdAt: r.now,
+        checkedAt: r.now,
+      })
+      .onConflictDoNothing()
+      .returning(),
+    // The same result again: only when it was last checked changes.
+    () =>
+      db
+        .update(validationRuns)
+        .set({ checkedAt: r.now })
+        .where(
+          and(
+            eq(validationRuns.caseId, r.caseId),
+            eq(validationRuns.target, r.target),
+            eq(validationRuns.resultHash, resultHash),
+          ),
+        )
+        .returning(),
+    'the stored validation',
+  );
+  return { row, created: written };
 }
 
 export function runView(row: RunRow, created: boolean): ValidationView {
