@@ -60,12 +60,8 @@ export const sectionItem = (statute: string | null, schedule: string | null, pat
     .filter((p, i) => i === 0 || p !== '')
     .join(' | ');
 
-// National and district plans keep their one space; every other plan number is written without spaces.
-const OUTLINE = /^ת[מת]"?[אמל]\s/;
-export const planItem = (p: string) => {
-  const a = ascii(p).replace(/״/g, '"');
-  return OUTLINE.test(a) ? a.replace(/\s+/g, ' ') : a.replace(/\s+/g, '');
-};
+/** A plan number as the annotation writes it (spaced as a planner writes it: תמ"א 38, ג/8647). */
+export const planItem = (p: string) => ascii(p).replace(/\s+/g, ' ');
 
 /** A section key as the references store it: «<statute>[ <schedule>][ ס'|תקנה <path>]», or «ס' <path>» alone. */
 export function sectionOfKey(key: string): string {

@@ -5,7 +5,7 @@
 import type { ReferenceKind } from '../db/schema/analysis.ts';
 import { ownerOf, readStatutes } from '../legal/attribution.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
-import { findPlans } from '../legal/plans.ts';
+import { barePlanAliases, findPlans } from '../legal/plans.ts';
 import { type FoundSection, findSchedules, findSections, PLANNING_LAW } from '../legal/statutes.ts';
 import { plainText } from './layout.ts';
 
@@ -37,6 +37,7 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
     out.push({ kind: item.kind, key: item.key, page, start: item.start, end: item.end, text: item.text });
   }
   const { lastNamed, statuteAt } = statutes;
+  const aliases = barePlanAliases(pages.flatMap((text) => findPlans(text).map((p) => p.key)));
 
   pages.forEach((text, i) => {
     const page = i + 1;
@@ -94,7 +95,8 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       });
     }
     for (const plan of findPlans(text)) {
-      out.push({ kind: 'plan', key: plan.key, page, start: plan.start, end: plan.end, text: plan.text });
+      const key = aliases.get(plan.key) ?? plan.key;
+      out.push({ kind: 'plan', key, page, start: plan.start, end: plan.end, text: plan.text });
     }
     for (const parcel of findParcels(text)) {
       for (const key of parcelKeys(parcel)) {

@@ -17,7 +17,9 @@ const MAX_RANGE = 50;
 
 const NUM = '\\d{1,6}';
 const ITEM = `${NUM}(?:\\s*${DASH}\\s*${NUM})?`;
-const LIST = `${ITEM}(?:\\s*(?:,|ו${DASH}?|או)\\s*${ITEM})*`;
+// «12, 13 ו-14», «125, 126, ו- 129»: a comma, a ו (with or without a dash, spaced or not), or both.
+const SEP = `\\s*(?:,\\s*ו\\s*${DASH}?|,|ו\\s*${DASH}?|או)\\s*`;
+const LIST = `${ITEM}(?:${SEP}${ITEM})*`;
 const NO = `(?:מס(?:${Q}|פר)\\s*)?`;
 const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח)`;
 const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
@@ -30,8 +32,10 @@ const BLOCK_FIRST = new RegExp(
   `${BLOCK_WORD}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
   'g',
 );
+// Between the parcels and their block: a remark in parentheses («(בשלמות)»), a lot number («מגרש 485»).
+const BETWEEN = `(?:\\s*\\([^()]{1,30}\\))?(?:\\s*,?\\s*מגרש\\s*${NO}\\d{1,5}[א-ת]?)?`;
 const PARCEL_FIRST = new RegExp(
-  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
+  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})${BETWEEN}\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
   'g',
 );
 const SLASHED = new RegExp(
@@ -42,7 +46,7 @@ const SLASHED = new RegExp(
 /** The parcels of a written list: "12-14, 17 ו-20" → [12, 13, 14, 17, 20]; null for a runaway range. */
 export function parcelList(text: string): number[] | null {
   const out: number[] = [];
-  for (const item of text.split(new RegExp(`\\s*(?:,|ו${DASH}?|או)\\s*`)).filter((s) => s !== '')) {
+  for (const item of text.split(new RegExp(SEP)).filter((s) => s !== '')) {
     const [a, b] = item.split(new RegExp(`\\s*${DASH}\\s*`)).map(Number);
     if (a === undefined || !Number.isInteger(a)) return null;
     if (b === undefined) out.push(a);
@@ -74,7 +78,9 @@ export function findParcels(text: string): FoundParcel[] {
       const written = m[listAt];
       const plural = PLURAL.test(m[0]);
       const items = written === undefined ? undefined : plural ? written : firstItem(written);
-      const list = items === undefined ? [] : parcelList(items);
+      // A sub-parcel («תת חלקה 102 בגוש 11581», «חלקת משנה») names its block only.
+      const sub = /תת\s*[-־]?\s*$/.test(text.slice(Math.max(0, m.index - 4), m.index));
+      const list = items === undefined || sub ? [] : parcelList(items);
       if (list === null) continue;
       // The match ends where the parcels written end (a singular word's list is cut to its first item).
       const cut = written !== undefined && items !== undefined ? written.length - items.length : 0;
