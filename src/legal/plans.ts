@@ -36,7 +36,7 @@ const OUTLINE = new RegExp(
 );
 
 const LOCAL = new RegExp(
-  `(?<![א-ת\\d/\\\\${Q_CHARS}])(ו(?=[א-ת]{2,4}\\s?\\/))?((?:[א-ת]{1,4} ?\\/ ?){1,3})(\\d{1,6}[א-ת]?(?: ?[\\/${DASH_CHARS}] ?(?:\\d{1,6}[א-ת]?|[א-ת]{1,2})(?![א-ת\\d${Q_CHARS}]))*)(?: ([א-מנ-ת])(?![א-ת\\d${Q_CHARS}]))?(?![\\d\\/])`,
+  `(?<![א-ת\\d/\\\\${Q_CHARS}])(ו(?=[א-ת]{2,4}\\s?\\/))?((?:[א-ת]{1,4} ?\\/ ?){1,3})(\\d{1,6}[א-ת]?(?: ?[\\/${DASH_CHARS}] ?(?:\\d{1,6}[א-ת]?|[א-ת]{1,2}(?!${Q}[א-ת]))(?![א-ת\\d]))*)(?:(?<=\\d) ((?![והבל])[א-ת])(?![א-ת\\d${Q_CHARS}]))?(?![\\d\\/])`,
   'g',
 );
 // Mirrored in extraction from right-to-left text: the slash after the number, the prefix glued before it.
