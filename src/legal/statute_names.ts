@@ -49,13 +49,16 @@ export const GLUED = '(?<=(?:^|[^א-ת])(?:ו|ו?[בהלמשכ])?)';
 // A bare name: undefined words up to the first definite one (חוק בתי המשפט), a joined «ו…» word (התכנון
 // והבניה), a «ל…» town after העזר (חוק העזר לחיפה), a parenthesised subtitle and a version note.
 const BARE = new RegExp(
-  `(?<=(?:^|[^א-ת])(?:ו|ו?[בלמש])?)(חוק|פקודת|תקנות)\\s+((?:(?!ה)[א-ת]{2,}\\s+){0,2}ה[א-ת]{2,}` +
-    `(?:\\s+ו[א-ת]{2,})?(?:\\s+ל[א-ת]{2,})?(?:\\s*\\([^()]{2,80}\\))?(?:\\s*\\[\\s*נוסח\\s+(?:חדש|משולב)\\s*\\])?)`,
+  `(?<=(?:^|[^א-ת])(?:ו|ו?[בלמש])?)(חוק|פקודת|תקנות)\\s+((?:(?![הו])[א-ת]{2,}\\s+){0,2}ה[א-ת]{2,}` +
+    `(?:\\s+וה[א-ת]{2,})?(?:\\s+ל[א-ת]{2,})?(?:\\s*\\([^()]{2,80}\\))?(?:\\s*\\[\\s*נוסח\\s+(?:חדש|משולב)\\s*\\])?)`,
   'g',
 );
-// Words that read as a name but are prose: «חוק זה», «פקודת הריסה», a bare «חוק ה…» of another kind.
-const NOT_A_NAME =
-  /^(?:ה(?:זה|זו|זאת|נ"ל|אמור|אמורה|ראשי|ישן|חדש|מקורי|הוא|היא|הם|הן|קיים|כללי|רלוונטי|מתאים|ספציפי)|המדינה)(?: |$)/;
+// Words that make «חוק …» prose, not a name: «חוק זה», «החוק הוא», «פקודת הריסה» is no statute either.
+const NOT_A_NAME = new Set(
+  'זה זו זאת הזה הזו הזאת הנ"ל האמור האמורה הראשי הישן החדש המקורי הוא היא הם הן הקיים הכללי הרלוונטי המתאים הספציפי המדינה'.split(
+    ' ',
+  ),
+);
 
 export interface FoundBareStatute {
   word: StatuteWord;
@@ -71,7 +74,7 @@ export function findBareStatutes(text: string): FoundBareStatute[] {
   BARE.lastIndex = 0;
   for (let m = BARE.exec(text); m !== null; m = BARE.exec(text)) {
     const rest = m[2] ?? '';
-    if (NOT_A_NAME.test(rest)) continue;
+    if (rest.split(/\s+/).some((w) => NOT_A_NAME.has(w))) continue;
     // «חוק העזר» alone is no name; a town or subtitle must follow.
     if (/^העזר$/.test(rest.trim())) continue;
     const written = m[1] ?? '';
