@@ -52,9 +52,9 @@ const BARE = new RegExp(
     `(\\d{1,6}(?:\\/\\d{1,6}){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
   'gd',
 );
-/** An exhibit mark: one letter, a slash and a short number, alone in parentheses. */
+/** An exhibit mark: a letter or two, a slash and a short number, alone in parentheses ((ת/1), (מש/3)). */
 const isExhibit = (text: string, start: number, end: number, key: string) =>
-  /^[א-ת]\/\d{1,3}$/.test(key) &&
+  /^(?:[א-ת]\/\d{1,3}|[א-ת]{2}\/\d{1,2})$/.test(key) &&
   /\(\s*$/.test(text.slice(Math.max(0, start - 2), start)) &&
   /^\s*\)/.test(text.slice(end, end + 2));
 
