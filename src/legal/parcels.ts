@@ -25,11 +25,12 @@ const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח)`;
 const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
 /** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
 const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
-// A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match.
+// A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match; a fiscal block (גוש שומה 2)
+// is a block.
 const BLOCK_WORD = '(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)גוש';
 
 const BLOCK_FIRST = new RegExp(
-  `${BLOCK_WORD}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
+  `${BLOCK_WORD}(?:\\s+שומה)?\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
   'g',
 );
 // Between the parcels and their block: a remark in parentheses («(בשלמות)»), a lot number («מגרש 485»).

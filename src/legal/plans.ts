@@ -31,7 +31,7 @@ const OUTLINE_KINDS: [RegExp, string][] = [
   [new RegExp(`^תמ${Q}{0,2}ל$`), 'תמ"ל'],
 ];
 const OUTLINE = new RegExp(
-  `(?<![א-ת])(?:[ובהלמשכ]{1,2})?(ת[מת]${Q}{0,2}[אמל])(?![א-ת])\\s*(?:מס(?:${Q}|פר)\\s*)?\\/?\\s*(\\d{1,4}(?:\\s?\\/\\s?\\d{1,4})*)(?![\\d])`,
+  `(?<![א-ת])(?:[ובהלמשכ]{1,2})?(ת[מת]${Q}{0,2}[אמל])(?![א-ת])\\s*(?:מס(?:${Q}|פר)\\s*)?\\/?\\s*(\\d{1,4}(?:\\s?\\/\\s?(?:\\d{1,4}|[א-ת](?![א-ת])))*)(?![\\d])`,
   'gd',
 );
 
@@ -49,7 +49,7 @@ const ABBREVIATED = new RegExp(`(?<![א-ת])(?:[ובהלמש]{1,2})?(תג${Q}{1,
 /** The word plan (and what qualifies it) before a number without a prefix. */
 const BARE = new RegExp(
   `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית|תב${Q}{1,2}ע)(?:\\s+(?:מתאר|מיתאר|מפורטת|מקומית|מס(?:${Q}|פר|\\.)))*\\s*[:.]?\\s*` +
-    `(\\d{1,6}(?:\\/\\d{1,6}){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
+    `(\\d{1,6}(?: ?\\/ ?\\d{1,6}){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
   'gd',
 );
 /** An exhibit mark: a letter or two, a slash and a short number, alone in parentheses ((ת/1), (מש/3)). */
@@ -131,7 +131,7 @@ export function findPlans(text: string): FoundPlan[] {
   for (let m = BARE.exec(text); m !== null; m = BARE.exec(text)) {
     const start = m.indices?.[1]?.[0] ?? m.index;
     const end = m.index + m[0].length;
-    add({ key: m[1] ?? '', form: 'local', start, end, text: text.slice(start, end) });
+    add({ key: (m[1] ?? '').replace(/\s/g, ''), form: 'local', start, end, text: text.slice(start, end) });
   }
   return found.sort((a, b) => a.start - b.start);
 }

@@ -60,6 +60,12 @@ const NOT_A_NAME = new Set(
   ),
 );
 
+// The Basic Laws, named «חוק יסוד: …» (with a colon, a dash or neither).
+const BASIC = new RegExp(
+  `(?<=(?:^|[^א-ת])(?:ו|ו?[בלמש])?)חוק[\\s${'\\-\u2013\u05BE'}]*יסוד\\s*:?\\s*(כבוד האדם וחירותו|חופש העיסוק|מקרקעי ישראל|הממשלה|הכנסת|השפיטה|משק המדינה)`,
+  'g',
+);
+
 export interface FoundBareStatute {
   word: StatuteWord;
   name: string;
@@ -86,5 +92,10 @@ export function findBareStatutes(text: string): FoundBareStatute[] {
       text: m[0],
     });
   }
-  return out;
+  BASIC.lastIndex = 0;
+  for (let m = BASIC.exec(text); m !== null; m = BASIC.exec(text)) {
+    const name = `חוק יסוד: ${m[1]}`;
+    out.push({ word: 'חוק', name, start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }

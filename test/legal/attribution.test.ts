@@ -189,3 +189,13 @@ describe('the grammar on prose', () => {
     );
   });
 });
+
+describe('more statute forms', () => {
+  it('reads a Basic Law by its name, with a colon or a dash', () => {
+    const names = (t: string) => findBareStatutes(t).map((s) => s.name);
+    expect(names('נפגעה זכות הקניין לפי חוק יסוד: כבוד האדם וחירותו ולפי חוק-יסוד: חופש העיסוק')).toEqual([
+      'חוק יסוד: כבוד האדם וחירותו',
+      'חוק יסוד: חופש העיסוק',
+    ]);
+  });
+});

@@ -104,3 +104,13 @@ describe('parcel lists', () => {
     );
   });
 });
+
+describe('more land forms', () => {
+  it('keeps a lettered part of a national plan, spaces out of a bare number, and a fiscal block', () => {
+    expect(plans('הבינוי כפוף לתמ"א 10/ד/10 ולתכנית מפורטת 4/ 03/ 101 גם יחד')).toEqual([
+      'תמ"א 10/ד/10',
+      '4/03/101',
+    ]);
+    expect(parcels('המקרקעין בגוש שומה 3 חלקה 8')).toEqual(['גוש 3 חלקה 8']);
+  });
+});
