@@ -5,7 +5,9 @@
 // second case as an appraisal for amounts, and a library ruling for citations and the outcome; the queue is
 // drained, and what the read tools return is compared with the annotation. Prints recall and precision per
 // kind for the tuning excerpts and for the held-out third (fixed by a hash of the id), then every miss and
-// every spurious item of the tuning excerpts (of the held-out ones too with --held-out-details).
+// every spurious item of the tuning excerpts (of the held-out ones too with --held-out-details). One row is
+// not through the tools: amounts_rule, the labelled-amounts rule (src/legal/amounts.ts) on the text itself,
+// since no tool reads the sums of a decision yet (amounts: the appraisal facts, by value).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jobHandlers, tools } from '../../entry/registries.ts';
@@ -15,6 +17,7 @@ import type { Envelope } from '../../src/contract/envelope.ts';
 import { migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
+import { findAmounts } from '../../src/legal/amounts.ts';
 import { createChambers } from '../../src/server.ts';
 import {
   compare,
@@ -161,6 +164,10 @@ async function foundItems(app: App, u: Uploaded): Promise<{ items: Items; labels
       plans: of('plan').map(planItem),
       parcels: of('parcel').map(parcelOfKey),
       amounts: money.map((m) => String(m.shekels)),
+      // No tool reads a decision's sums yet: the labelled-amounts rule, called directly on the text.
+      amounts_rule: findAmounts(u.excerpt.text)
+        .filter((a) => a.label !== null)
+        .map((a) => `${a.agorot / 100} ${a.label}`),
       outcome: typeof outcome === 'string' ? [outcome] : [],
       // No tool reads the outcome of the decision under review yet.
       prior_outcome: [],
