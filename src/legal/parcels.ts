@@ -89,7 +89,35 @@ export function findParcels(text: string): FoundParcel[] {
       add({ block: Number(m[blockAt]), parcels: list, start: m.index, end, text: text.slice(m.index, end) });
     }
   }
+  carryBlocks(text, found);
   return found.sort((a, b) => a.start - b.start);
+}
+
+// «חלקה 12 וחלקה 13 בגוש 6638»: a parcel without a block, joined to a parcel mention that has one.
+const LONE_PARCEL = new RegExp(`${PARCEL_START}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?=${SEP}(?:ב)?)`, 'g');
+
+/** Gives each lone parcel joined (by a comma or ו) to the next mention that mention's block. */
+function carryBlocks(text: string, found: FoundParcel[]): void {
+  LONE_PARCEL.lastIndex = 0;
+  const lone: { start: number; end: number; parcel: number }[] = [];
+  for (let m = LONE_PARCEL.exec(text); m !== null; m = LONE_PARCEL.exec(text)) {
+    const end = m.index + m[0].length;
+    if (!found.some((f) => m.index < f.end && f.start < end))
+      lone.push({ start: m.index, end, parcel: Number(m[1]) });
+  }
+  // From the last: a chain «חלקה 1, חלקה 2 וחלקה 3 בגוש» carries the block back one link at a time.
+  for (const l of lone.reverse()) {
+    const gap = new RegExp(`^${SEP}(?:ב)?$`);
+    const next = found.find((f) => f.start >= l.end && gap.test(text.slice(l.end, f.start)));
+    if (next === undefined || next.parcels.length === 0) continue;
+    found.push({
+      block: next.block,
+      parcels: [l.parcel],
+      start: l.start,
+      end: l.end,
+      text: text.slice(l.start, l.end),
+    });
+  }
 }
 
 /** The key of a parcel (or of a block alone). */

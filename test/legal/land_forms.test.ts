@@ -113,4 +113,13 @@ describe('more land forms', () => {
     ]);
     expect(parcels('המקרקעין בגוש שומה 3 חלקה 8')).toEqual(['גוש 3 חלקה 8']);
   });
+
+  it('carries the block back to parcels joined to a parcel that has one', () => {
+    expect(parcels('הבעלים של חלקה 40, חלקה 41 ובחלקה 44 בגוש 8200')).toEqual([
+      'גוש 8200 חלקה 40',
+      'גוש 8200 חלקה 41',
+      'גוש 8200 חלקה 44',
+    ]);
+    expect(parcels('חלקה 5 והיא סמוכה לכביש')).toEqual([]);
+  });
 });
