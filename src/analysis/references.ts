@@ -3,16 +3,10 @@
 // with a bare «לחוק» (or none) belongs to the statute named last before it, else to the Planning and
 // Building Law; a bare «לתקנות» to the regulations named last (none named: left out rather than guessed).
 import type { ReferenceKind } from '../db/schema/analysis.ts';
+import { ownerOf, readStatutes } from '../legal/attribution.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
-import { findPlans } from '../legal/plans.ts';
-import {
-  type FoundStatute,
-  findNamedStatutes,
-  findSchedules,
-  findSections,
-  findStatutes,
-  PLANNING_LAW,
-} from '../legal/statutes.ts';
+import { barePlanAliases, findPlans } from '../legal/plans.ts';
+import { type FoundSection, findSchedules, findSections, PLANNING_LAW } from '../legal/statutes.ts';
 import { plainText } from './layout.ts';
 
 export interface ReferenceCandidate {
@@ -24,18 +18,6 @@ export interface ReferenceCandidate {
   end: number;
   text: string;
 }
-
-interface Placed<T> {
-  page: number;
-  item: T;
-}
-
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) =>
-  a.start < b.end && b.start < a.end;
-
-/** Before in document order: an earlier page, or earlier on the same page. */
-const before = (a: { page: number; at: number }, b: { page: number; at: number }) =>
-  a.page < b.page || (a.page === b.page && a.at < b.at);
 
 /** The references of a document, in order; read without niqqud, with offsets into the pages as given. */
 export function extractReferences(pages: readonly string[]): ReferenceCandidate[] {
@@ -50,51 +32,42 @@ export function extractReferences(pages: readonly string[]): ReferenceCandidate[
 
 function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
   const out: ReferenceCandidate[] = [];
-  const full = pages.flatMap((text, i) => findStatutes(text).map((item) => ({ page: i + 1, item })));
-  // A statute named with its year anywhere in the document (and the Planning and Building Law) is also
-  // recognised by its name alone.
-  const known = new Map<string, Pick<FoundStatute, 'kind' | 'key' | 'name' | 'year'>>();
-  known.set(PLANNING_LAW.key, { ...PLANNING_LAW, kind: 'statute' });
-  for (const { item } of full) known.set(item.key, item);
-  const statutes: Placed<FoundStatute>[] = [...full];
-  pages.forEach((text, i) => {
-    for (const item of findNamedStatutes(text, [...known.values()])) {
-      const clash = statutes.some((s) => s.page === i + 1 && overlaps(s.item, item));
-      if (!clash) statutes.push({ page: i + 1, item });
-    }
-  });
-  statutes.sort((a, b) => a.page - b.page || a.item.start - b.item.start);
-  for (const { page, item } of statutes) {
+  const statutes = readStatutes(pages);
+  for (const { page, item } of statutes.found) {
     out.push({ kind: item.kind, key: item.key, page, start: item.start, end: item.end, text: item.text });
   }
-
-  /** The statute (or regulations) named last before a point, of a kind. */
-  const lastNamed = (kind: FoundStatute['kind'], page: number, at: number) => {
-    let found: FoundStatute | undefined;
-    for (const s of statutes) {
-      if (s.item.kind === kind && before({ page: s.page, at: s.item.start }, { page, at })) found = s.item;
-    }
-    return found;
-  };
-  const statuteAt = (page: number, at: number) =>
-    statutes.find((s) => s.page === page && s.item.start === at)?.item;
+  const { lastNamed, statuteAt } = statutes;
+  const aliases = barePlanAliases(pages.flatMap((text) => findPlans(text).map((p) => p.key)));
 
   pages.forEach((text, i) => {
     const page = i + 1;
     const sections = findSections(text);
+    let previous: FoundSection | undefined;
     for (const section of sections) {
+      const prior = previous;
+      previous = section;
+      if (section.ofOther) continue;
+      // «הוראת סעיף 13» right after «סעיף 11 לתמ"א 38», no statute between: the same plan's provision.
+      if (
+        section.follows === null &&
+        prior?.ofOther === true &&
+        section.start - prior.end < 400 &&
+        !statutes.found.some(
+          (s) => s.page === page && s.item.start > prior.end && s.item.start < section.start,
+        )
+      ) {
+        section.ofOther = true;
+        continue;
+      }
       const kind = section.of === 'regulations' ? 'regulation' : 'statute';
-      const owner =
-        (section.follows !== null ? statuteAt(page, section.after) : undefined) ??
-        lastNamed(kind, page, section.start) ??
-        (kind === 'statute' ? { key: PLANNING_LAW.key } : undefined);
-      if (owner === undefined) continue;
+      const owner = ownerOf(section, page, kind, statutes);
       const word = kind === 'regulation' ? 'תקנה' : "ס'";
-      const scope = section.schedule === null ? owner.key : `${owner.key} ${section.schedule}`;
+      const scope =
+        owner === null ? '' : section.schedule === null ? `${owner} ` : `${owner} ${section.schedule} `;
       for (const p of section.paths) {
         out.push({
           kind: 'section',
-          key: `${scope} ${word} ${p.path}`,
+          key: `${scope}${word} ${p.path}`,
           page,
           start: p.start,
           end: p.end,
@@ -122,7 +95,8 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       });
     }
     for (const plan of findPlans(text)) {
-      out.push({ kind: 'plan', key: plan.key, page, start: plan.start, end: plan.end, text: plan.text });
+      const key = aliases.get(plan.key) ?? plan.key;
+      out.push({ kind: 'plan', key, page, start: plan.start, end: plan.end, text: plan.text });
     }
     for (const parcel of findParcels(text)) {
       for (const key of parcelKeys(parcel)) {

@@ -17,21 +17,26 @@ const MAX_RANGE = 50;
 
 const NUM = '\\d{1,6}';
 const ITEM = `${NUM}(?:\\s*${DASH}\\s*${NUM})?`;
-const LIST = `${ITEM}(?:\\s*(?:,|ו${DASH}?|או)\\s*${ITEM})*`;
+// «12, 13 ו-14», «125, 126, ו- 129»: a comma, a ו (with or without a dash, spaced or not), or both.
+const SEP = `\\s*(?:,\\s*ו\\s*${DASH}?|,|ו\\s*${DASH}?|או)\\s*`;
+const LIST = `${ITEM}(?:${SEP}${ITEM})*`;
 const NO = `(?:מס(?:${Q}|פר)\\s*)?`;
 const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח)`;
 const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
 /** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
 const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
-// A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match.
+// A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match; a fiscal block (גוש שומה 2)
+// is a block.
 const BLOCK_WORD = '(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)גוש';
 
 const BLOCK_FIRST = new RegExp(
-  `${BLOCK_WORD}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
+  `${BLOCK_WORD}(?:\\s+שומה)?\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?:\\s*,?\\s*${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST}))?`,
   'g',
 );
+// Between the parcels and their block: a remark in parentheses («(בשלמות)»), a lot number («מגרש 485»).
+const BETWEEN = `(?:\\s*\\([^()]{1,30}\\))?(?:\\s*,?\\s*מגרש\\s*${NO}\\d{1,5}[א-ת]?)?`;
 const PARCEL_FIRST = new RegExp(
-  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
+  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})${BETWEEN}\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
   'g',
 );
 const SLASHED = new RegExp(
@@ -42,7 +47,7 @@ const SLASHED = new RegExp(
 /** The parcels of a written list: "12-14, 17 ו-20" → [12, 13, 14, 17, 20]; null for a runaway range. */
 export function parcelList(text: string): number[] | null {
   const out: number[] = [];
-  for (const item of text.split(new RegExp(`\\s*(?:,|ו${DASH}?|או)\\s*`)).filter((s) => s !== '')) {
+  for (const item of text.split(new RegExp(SEP)).filter((s) => s !== '')) {
     const [a, b] = item.split(new RegExp(`\\s*${DASH}\\s*`)).map(Number);
     if (a === undefined || !Number.isInteger(a)) return null;
     if (b === undefined) out.push(a);
@@ -74,7 +79,9 @@ export function findParcels(text: string): FoundParcel[] {
       const written = m[listAt];
       const plural = PLURAL.test(m[0]);
       const items = written === undefined ? undefined : plural ? written : firstItem(written);
-      const list = items === undefined ? [] : parcelList(items);
+      // A sub-parcel («תת חלקה 102 בגוש 11581», «חלקת משנה») names its block only.
+      const sub = /תת\s*[-־]?\s*$/.test(text.slice(Math.max(0, m.index - 4), m.index));
+      const list = items === undefined || sub ? [] : parcelList(items);
       if (list === null) continue;
       // The match ends where the parcels written end (a singular word's list is cut to its first item).
       const cut = written !== undefined && items !== undefined ? written.length - items.length : 0;
@@ -82,7 +89,35 @@ export function findParcels(text: string): FoundParcel[] {
       add({ block: Number(m[blockAt]), parcels: list, start: m.index, end, text: text.slice(m.index, end) });
     }
   }
+  carryBlocks(text, found);
   return found.sort((a, b) => a.start - b.start);
+}
+
+// «חלקה 12 וחלקה 13 בגוש 6638»: a parcel without a block, joined to a parcel mention that has one.
+const LONE_PARCEL = new RegExp(`${PARCEL_START}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?=${SEP}(?:ב)?)`, 'g');
+
+/** Gives each lone parcel joined (by a comma or ו) to the next mention that mention's block. */
+function carryBlocks(text: string, found: FoundParcel[]): void {
+  LONE_PARCEL.lastIndex = 0;
+  const lone: { start: number; end: number; parcel: number }[] = [];
+  for (let m = LONE_PARCEL.exec(text); m !== null; m = LONE_PARCEL.exec(text)) {
+    const end = m.index + m[0].length;
+    if (!found.some((f) => m.index < f.end && f.start < end))
+      lone.push({ start: m.index, end, parcel: Number(m[1]) });
+  }
+  // From the last: a chain «חלקה 1, חלקה 2 וחלקה 3 בגוש» carries the block back one link at a time.
+  for (const l of lone.reverse()) {
+    const gap = new RegExp(`^${SEP}(?:ב)?$`);
+    const next = found.find((f) => f.start >= l.end && gap.test(text.slice(l.end, f.start)));
+    if (next === undefined || next.parcels.length === 0) continue;
+    found.push({
+      block: next.block,
+      parcels: [l.parcel],
+      start: l.start,
+      end: l.end,
+      text: text.slice(l.start, l.end),
+    });
+  }
 }
 
 /** The key of a parcel (or of a block alone). */

@@ -3,8 +3,12 @@
 // - national and district outline plans: תמ"א 38, תמ"א 35, תמ"מ 3/21 (and תת"ל, תמ"ל), in every quote form,
 //   with or without the quote, a slash or a one-letter prefix (בתמ"א 38): key «תמ"א 38», «תמ"מ 3/21»;
 // - older local plans: a local prefix and a number, הצ/1-4/1250, גז/1234, רע/מק/2012: key without spaces.
+//   Spaces around the slashes (רע / מק / 1010, חריש/ 1/ א) are dropped; a one-letter suffix written apart
+//   (הר/2000 מ) is kept; a mirrored number (ג8647/, הר253/א') is set right (ג/8647, הר/253/א);
+// - a local plan without a prefix, after the word plan: תכנית 9494, תכנית מתאר מקומית 3132, תב"ע 58,
+//   תכנית 101/02/3: key the bare number.
 // Appeal numbers share the local shape (ערר בב/6010/16), so a local form right after a proceeding's name is
-// not a plan. Garbage is no plan, never an exception.
+// not a plan; nor is an exhibit mark in parentheses ((ת/1), (ו/4)). Garbage is no plan, never an exception.
 import { DASH, DASH_CHARS, Q, Q_CHARS } from './text.ts';
 
 export type PlanForm = 'national' | 'outline' | 'local';
@@ -27,14 +31,32 @@ const OUTLINE_KINDS: [RegExp, string][] = [
   [new RegExp(`^תמ${Q}{0,2}ל$`), 'תמ"ל'],
 ];
 const OUTLINE = new RegExp(
-  `(?<![א-ת])(?:[ובהלמשכ]{1,2})?(ת[מת]${Q}{0,2}[אמל])(?![א-ת])\\s*(?:מס(?:${Q}|פר)\\s*)?\\/?\\s*(\\d{1,4}(?:\\s?\\/\\s?\\d{1,4})*)(?![\\d])`,
+  `(?<![א-ת])(?:[ובהלמשכ]{1,2})?(ת[מת]${Q}{0,2}[אמל])(?![א-ת])\\s*(?:מס(?:${Q}|פר)\\s*)?\\/?\\s*(\\d{1,4}(?:\\s?\\/\\s?(?:\\d{1,4}|[א-ת](?![א-ת])))*)(?![\\d])`,
   'gd',
 );
 
 const LOCAL = new RegExp(
-  `(?<![א-ת\\d/\\\\${Q_CHARS}])(ו(?=[א-ת]{2,4}\\/))?((?:[א-ת]{1,4}\\/){1,3})(\\d{1,6}[א-ת]?(?:[\\/${DASH_CHARS}](?:\\d{1,6}[א-ת]?|[א-ת]{1,2})(?![א-ת\\d]))*)(?![\\d\\/])`,
+  `(?<![א-ת\\d/\\\\${Q_CHARS}])(ו(?=[א-ת]{2,4}\\s?\\/))?((?:[א-ת]{1,4} ?\\/ ?){1,3})(\\d{1,6}[א-ת]?(?: ?[\\/${DASH_CHARS}] ?(?:\\d{1,6}[א-ת]?|[א-ת]{1,2}(?!${Q}[א-ת]))(?![א-ת\\d]))*)(?:(?<=\\d) ((?![והבל])[א-ת])(?![א-ת\\d${Q_CHARS}]))?(?![\\d\\/])`,
   'g',
 );
+// Mirrored in extraction from right-to-left text: the slash after the number, the prefix glued before it.
+const MIRRORED = new RegExp(
+  `(?<![א-ת\\d/${Q_CHARS}])([א-ת]{1,3})(\\d{2,6})\\/(?:([א-ת]{1,2})${Q}?(?![א-ת]))?(?![\\d/])`,
+  'g',
+);
+/** A plan named by its kind's abbreviation and a number: תג"פ 279 (a development-boundary plan). */
+const ABBREVIATED = new RegExp(`(?<![א-ת])(?:[ובהלמש]{1,2})?(תג${Q}{1,2}פ)\\s*(\\d{1,6})(?![\\d/])`, 'gd');
+/** The word plan (and what qualifies it) before a number without a prefix. */
+const BARE = new RegExp(
+  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית|תב${Q}{1,2}ע)(?:\\s+(?:מתאר|מיתאר|מפורטת|מקומית|מס(?:${Q}|פר|\\.)))*\\s*[:.]?\\s*` +
+    `(\\d{1,6}(?: ?\\/ ?\\d{1,6}){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
+  'gd',
+);
+/** An exhibit mark: a letter or two, a slash and a short number, alone in parentheses ((ת/1), (מש/3)). */
+const isExhibit = (text: string, start: number, end: number, key: string) =>
+  /^(?:[א-ת]\/\d{1,3}|[א-ת]{2}\/\d{1,2})$/.test(key) &&
+  /\(\s*$/.test(text.slice(Math.max(0, start - 2), start)) &&
+  /^\s*\)/.test(text.slice(end, end + 2));
 
 /** A proceeding's name just before a local-looking number: then it is an appeal or case number, not a plan. */
 const PROCEEDING_BEFORE = new RegExp(
@@ -73,11 +95,59 @@ export function findPlans(text: string): FoundPlan[] {
     const prefix = m[2] ?? '';
     // An outline plan written with a slash (תמא/38) is read above, never as a local plan.
     if (outlineKey(prefix.replace(/\/$/, ''), '1') !== null) continue;
-    const key = `${prefix}${(m[3] ?? '').replace(new RegExp(DASH, 'g'), '-')}`;
+    const key = `${prefix}${(m[3] ?? '').replace(new RegExp(DASH, 'g'), '-')}${m[4] ?? ''}`.replace(
+      /\s/g,
+      '',
+    );
     const end = m.index + m[0].length;
+    if (isExhibit(text, start, end, key)) continue;
     add({ key, form: 'local', start, end, text: text.slice(start, end) });
   }
+  MIRRORED.lastIndex = 0;
+  for (let m = MIRRORED.exec(text); m !== null; m = MIRRORED.exec(text)) {
+    // A conjunction glued to the prefix (וג3948/) is not part of it.
+    const and = /^ו./.test(m[1] ?? '') ? 1 : 0;
+    const prefix = (m[1] ?? '').slice(and);
+    // A glued preposition before a number (ב2005/) is not a plan's prefix.
+    if (/^[בלמוהכש]$/.test(prefix)) continue;
+    if (PROCEEDING_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
+    const key = `${prefix}/${m[2]}${m[3] ? `/${m[3]}` : ''}`;
+    const start = m.index + and;
+    add({
+      key,
+      form: 'local',
+      start,
+      end: m.index + m[0].length,
+      text: text.slice(start, m.index + m[0].length),
+    });
+  }
+  ABBREVIATED.lastIndex = 0;
+  for (let m = ABBREVIATED.exec(text); m !== null; m = ABBREVIATED.exec(text)) {
+    const start = m.indices?.[1]?.[0] ?? m.index;
+    const end = m.index + m[0].length;
+    add({ key: `תג"פ ${m[2]}`, form: 'local', start, end, text: text.slice(start, end) });
+  }
+  BARE.lastIndex = 0;
+  for (let m = BARE.exec(text); m !== null; m = BARE.exec(text)) {
+    const start = m.indices?.[1]?.[0] ?? m.index;
+    const end = m.index + m[0].length;
+    add({ key: (m[1] ?? '').replace(/\s/g, ''), form: 'local', start, end, text: text.slice(start, end) });
+  }
   return found.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * A bare number that is the number of a plan named with its prefix in the same document («תכנית 2783» beside
+ * «תא/2783», «תכנית 279» beside «תג"פ 279») is that plan: bare key → full key, when only one plan fits.
+ */
+export function barePlanAliases(keys: Iterable<string>): Map<string, string> {
+  const all = [...new Set(keys)];
+  const out = new Map<string, string>();
+  for (const bare of all.filter((k) => /^\d[\d/]*$/.test(k))) {
+    const full = all.filter((k) => k !== bare && (k.endsWith(`/${bare}`) || k.endsWith(` ${bare}`)));
+    if (full.length === 1 && full[0] !== undefined) out.set(bare, full[0]);
+  }
+  return out;
 }
 
 /** One written plan number as its key, or null when the text is not exactly one plan number. */

@@ -7,12 +7,25 @@
 // - a schedule by itself: «התוספת השלישית».
 // Keys: a statute's canonical name and year («חוק התכנון והבניה 1965»). Garbage is nothing, never an exception.
 import { hebrewNumeral } from './dates.ts';
+import {
+  GLUED,
+  PLANNING_LAW,
+  type StatuteWord,
+  statuteKey,
+  statuteName,
+  statuteWordOf,
+  statuteYear,
+} from './statute_names.ts';
 import { canonicalName, DASH, Q } from './text.ts';
+
+export { PLANNING_LAW, statuteKey };
 
 export type StatuteKind = 'statute' | 'regulation';
 
 export interface FoundStatute {
   kind: StatuteKind;
+  /** Law, ordinance, regulations or order: what a bare «לחוק» / «לפקודה» / «לתקנות» points back to. */
+  word: StatuteWord;
   key: string;
   /** The canonical name without the year («חוק התכנון והבניה»). */
   name: string;
@@ -22,16 +35,14 @@ export interface FoundStatute {
   text: string;
 }
 
-export const PLANNING_LAW = { name: 'חוק התכנון והבניה', year: 1965, key: 'חוק התכנון והבניה 1965' };
-
-/** Glued one-letter prefixes (לחוק, ולתקנות, בסעיף) stay out of a match. */
-const GLUED = '(?<=(?:^|[^א-ת])(?:ו|ו?[בהלמשכ])?)';
 const HEB_YEAR = `ה?ת[א-ת]{0,2}${Q}{1,2}[א-ת]`;
 // A name's characters, never running into the next statute's word (חוק X ובהתאם לחוק Y, התשכ"ה-1965 is Y's year).
-const NAME = `(?:(?![ולבהמש]{0,2}(?:חוק|תקנות|פקודת)\\s)(?:[^,;:.()\\d]|\\([^)]{1,100}\\)))`;
+const NAME = `(?:(?![ולבהמש]{0,2}(?:חוק|תקנות|פקודת|צו)\\s)(?:[^,;:.()\\d]|\\([^)]{1,100}\\)))`;
 
+// The year: Hebrew-calendar (with the Gregorian after a dash, or alone), or Gregorian alone after a comma, a
+// dash or a closing parenthesis (a bare number after prose is not a year).
 const STATUTE = new RegExp(
-  `${GLUED}(חוק|פקודת|תקנות)\\s+(${NAME}{2,140}?)\\s*,?\\s*(${HEB_YEAR})(?:\\s*${DASH}\\s*(\\d{4}))?(?![\\d])`,
+  `${GLUED}(חוק|פקודת|תקנות|צו)\\s+(${NAME}{2,140}?)\\s*(?:,?\\s*(${HEB_YEAR})(?:\\s*${DASH}\\s*(\\d{4}))?|(?:,|(?<=\\))|\\s${DASH})\\s*(1[89]\\d\\d|20\\d\\d))(?![\\d])`,
   'g',
 );
 
@@ -42,19 +53,20 @@ export function gregorianYearOf(hebrewYear: string): number | null {
   return 5000 + n - 3760;
 }
 
-export const statuteKey = (name: string, year: number | null) => (year === null ? name : `${name} ${year}`);
-
 /** Every statute, ordinance and regulation cited with its year, in order, with offsets. */
 export function findStatutes(text: string): FoundStatute[] {
   const out: FoundStatute[] = [];
   STATUTE.lastIndex = 0;
   for (let m = STATUTE.exec(text); m !== null; m = STATUTE.exec(text)) {
-    const word = m[1] ?? '';
-    const name = canonicalName(`${word} ${m[2] ?? ''}`);
-    const year = m[4] !== undefined ? Number(m[4]) : gregorianYearOf(m[3] ?? '');
+    const written = m[1] ?? '';
+    const word = statuteWordOf(written);
+    const name = statuteName(`${written} ${m[2] ?? ''}`);
+    const gregorian = m[4] ?? m[5];
+    const year = statuteYear(name, gregorian !== undefined ? Number(gregorian) : gregorianYearOf(m[3] ?? ''));
     if (year === null || name.split(' ').length < 2) continue;
     out.push({
-      kind: word === 'תקנות' ? 'regulation' : 'statute',
+      kind: word === 'תקנות' || word === 'צו' ? 'regulation' : 'statute',
+      word,
       key: statuteKey(name, year),
       name,
       year,
@@ -96,7 +108,7 @@ function nameRegex(name: string): RegExp {
  */
 export function findNamedStatutes(
   text: string,
-  known: readonly Pick<FoundStatute, 'kind' | 'key' | 'name' | 'year'>[],
+  known: readonly Pick<FoundStatute, 'kind' | 'word' | 'key' | 'name' | 'year'>[],
 ): FoundStatute[] {
   const out: FoundStatute[] = [];
   for (const k of known) {
@@ -131,14 +143,21 @@ export interface FoundSection {
    * otherwise the word is bare («לחוק» alone) and means the statute of that kind named last.
    */
   follows: 'law' | 'regulations' | null;
+  /** The statute word that follows (law, ordinance, regulations, order), or null. */
+  followsWord: StatuteWord | null;
+  /** A provision of something else: a plan («לתקנון התכנית», «לתמ"א 38»), a contract, a decision, a pleading. */
+  ofOther: boolean;
   after: number;
 }
 
-const SECTION_PATH = `\\d{1,4}[א-ת]?(?:\\s?\\([א-ת\\d]{1,3}\\))*`;
-/** בסעיף, מתקנה, וס' — but a glued מ never before ס' (מס' is the abbreviation of "number"). */
-const SECTION_WORD = `(?:${GLUED}(?:סעיפים|סעיף|תקנות|תקנה)|(?<=(?:^|[^א-ת])(?:ו|ו?[בלשה])?)ס${Q})`;
+// A path: number, a letter, parenthesised sub-paths; a letter written apart with a geresh («198 י'») is one.
+const SECTION_PATH = `\\d{1,4}[א-ת]?(?:\\s?\\([א-ת\\d]{1,3}\\))*(?:\\s[א-ת]${Q}(?![א-ת]))?`;
+/** בסעיף, מתקנה, וס', סע' — but a glued מ never before ס' (מס' is the abbreviation of "number"). */
+const SECTION_WORD = `(?:${GLUED}(?:סעיפים|סעיף|תקנות|תקנה)|(?<=(?:^|[^א-ת])(?:ו|ו?[בלשה])?)סע?${Q})`;
+// A dotted number (4.4, 10.8) is a plan's or a contract's clause, never a statute's section.
+const PATH_END = `(?![\\d/]|\\.\\d)`;
 const SECTION = new RegExp(
-  `(${SECTION_WORD})\\s*(?:קטן\\s*)?(${SECTION_PATH})((?:\\s*(?:,|ו${DASH}?|או|עד)\\s*(?:סעיף\\s*)?${SECTION_PATH}(?![\\d/]))*)(?![\\d/])`,
+  `(${SECTION_WORD})\\s*(?:קטן\\s*)?(${SECTION_PATH})((?:\\s*(?:,|ו${DASH}?|או|עד)\\s*(?:סעיף\\s*)?${SECTION_PATH}${PATH_END})*)${PATH_END}`,
   'g',
 );
 const PATH_IN_LIST = new RegExp(SECTION_PATH, 'g');
@@ -146,11 +165,15 @@ const SCHEDULE_NAME = 'ה(?:ראשונה|שניי?ה|שלישית|רביעית|�
 const SCHEDULE = `התוספת\\s+(${SCHEDULE_NAME})`;
 // «לתוספת» is ל + התוספת with the ה dropped, as Hebrew writes it.
 const SCHEDULE_AFTER = new RegExp(`^\\s*(?:ל|של\\s+ה|ב|שב)ה?תוספת\\s+(${SCHEDULE_NAME})(?![א-ת])`);
-const LAW_AFTER = /^\s*(?:ל|של\s+|ב)(חוק|פקודת|תקנות|החוק|התקנות|הפקודה)(?![א-ת])/;
+const LAW_AFTER = /^\s*(?:ל|של\s+|ב)(חוק|פקודת|פקודה|תקנות|צו|החוק|התקנות|הפקודה|הצו)(?![א-ת])/;
+// What else has numbered provisions: a plan and its regulations, a contract, a decision, a pleading.
+const OTHER_AFTER = new RegExp(
+  `^\\s*(?:ל|של\\s+|ב|מ)(?:ה?(?:תקנון|תכנית|תוכנית|תב${Q}{1,2}ע|תמ${Q}{1,2}[אמ]|תמא|הוראות|כתב|הסכם|חוזה|החלטה|החלטת|הודעה|הודעת|ערר|עתירה|ערעור|פרוטוקול|שומה|שומת|נספח|פסק|מכתב|בקשה|חוות|הזמנה|מפרט))(?![א-ת])`,
+);
 const SCHEDULE_ALONE = new RegExp(`${GLUED}${SCHEDULE}(?![א-ת])`, 'g');
 const scheduleName = (ordinal: string) => canonicalName(`התוספת ${ordinal}`);
 
-const pathOf = (written: string) => written.replace(/\s/g, '');
+const pathOf = (written: string) => written.replace(new RegExp(`\\s([א-ת])${Q}$`), '($1)').replace(/\s/g, '');
 
 /** Every section reference in a text, with the schedule and statute words that follow it. */
 export function findSections(text: string): FoundSection[] {
@@ -184,12 +207,26 @@ export function findSections(text: string): FoundSection[] {
     }
     const law = LAW_AFTER.exec(text.slice(after, after + 20));
     let follows: FoundSection['follows'] = null;
+    let followsWord: StatuteWord | null = null;
     if (law !== null) {
-      follows = /תקנות/.test(law[1] ?? '') ? 'regulations' : 'law';
+      followsWord = statuteWordOf((law[1] ?? '').replace(/^ה(?=[חפתצ])/, ''));
+      follows = followsWord === 'תקנות' || followsWord === 'צו' ? 'regulations' : 'law';
       after += law[0].length - (law[1] ?? '').length;
     }
+    const ofOther = law === null && OTHER_AFTER.test(text.slice(after, after + 24));
     const of = word.startsWith('תקנ') || follows === 'regulations' ? 'regulations' : 'law';
-    out.push({ of, paths, start: m.index, end: m.index + m[0].length, text: m[0], schedule, follows, after });
+    out.push({
+      of,
+      paths,
+      start: m.index,
+      end: m.index + m[0].length,
+      text: m[0],
+      schedule,
+      follows,
+      followsWord,
+      ofOther,
+      after,
+    });
   }
   return out;
 }
