@@ -73,7 +73,9 @@ export const PAGE_CHARS = 4_000;
 /** No page is longer (the document_text_get call cap is 60,000 characters). */
 export const MAX_PAGE_CHARS = 12_000;
 
-const byNumber = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+/** Headers before footers, each by number. */
+const byNumber = (a: string, b: string) =>
+  Number(a.includes('footer')) - Number(b.includes('footer')) || a.localeCompare(b, 'en', { numeric: true });
 
 /** The notes of footnotes.xml / endnotes.xml by id, without the separator notes. */
 function readNotes(xml: string | undefined, element: string): Map<string, string> {
@@ -244,9 +246,12 @@ function readBody(xml: string, footnotes: Map<string, string>): string[] {
   const pages: { lines: string[]; notes: string[] }[] = [{ lines: [], notes: [] }];
   let broke = false;
   let pendingBreak = false;
-  let sectionBreak = false;
-  let sectionContinuous = false;
-  let inSectPr = false;
+  let sectionEnds = false;
+  let section = 0;
+  // For each section in order, whether it starts on the page where the one before it ended.
+  const onSamePage = [...xml.matchAll(/<w:sectPr\b(?:[^>]*\/>|[\s\S]*?<\/w:sectPr>)/g)].map((m) =>
+    /<w:type\s+w:val="(continuous|nextColumn)"/.test(m[0]),
+  );
   const page = () => pages.at(-1) as { lines: string[]; notes: string[] };
   const newPage = () => {
     broke = true;
@@ -279,17 +284,13 @@ function readBody(xml: string, footnotes: Map<string, string>): string[] {
         ) {
           reader.flush();
           newPage();
-        } else if (t.name === 'w:sectPr') {
-          // A section break in a paragraph's properties ends its page after the paragraph (unless continuous).
-          if (t.close) inSectPr = false;
-          else if (!t.selfClosing) inSectPr = true;
-          if (!t.close) sectionBreak = true;
-        } else if (t.name === 'w:type' && inSectPr && t.attrs['w:val'] === 'continuous') {
-          sectionContinuous = true;
+        } else if (t.name === 'w:sectPr' && !t.close) {
+          sectionEnds = true;
         } else if (t.name === 'w:p' && t.close) {
-          if (sectionBreak && !sectionContinuous) newPage();
-          sectionBreak = false;
-          sectionContinuous = false;
+          // A paragraph holding a sectPr ends its section; the next section's type says whether a new page
+          // begins (continuous and next-column sections go on on the same page).
+          if (sectionEnds && !onSamePage[++section]) newPage();
+          sectionEnds = false;
         }
       },
     },
