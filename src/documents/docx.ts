@@ -18,7 +18,9 @@ import { readZipEntries, ZipError } from './zip.ts';
 export async function extractDocxPages(bytes: Uint8Array): Promise<string[]> {
   let parts: Map<string, Uint8Array>;
   try {
-    parts = readZipEntries(bytes, (name) => WANTED.test(name), { maxInflatedBytes: MAX_DOCX_INFLATED_BYTES });
+    parts = await readZipEntries(bytes, (name) => WANTED.test(name), {
+      maxInflatedBytes: MAX_DOCX_INFLATED_BYTES,
+    });
   } catch (e) {
     if (e instanceof ZipError) {
       throw new ExtractionError(

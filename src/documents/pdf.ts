@@ -18,7 +18,10 @@ export interface PdfOptions {
 export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {}): Promise<string[]> {
   const limitMs = options.timeLimitMs ?? MAX_EXTRACT_MS;
   const deadline = Date.now() + limitMs;
-  checkPdfStreams(bytes, { maxInflatedBytes: MAX_PDF_INFLATED_BYTES, maxImagePixels: MAX_IMAGE_PIXELS });
+  await checkPdfStreams(bytes, {
+    maxInflatedBytes: MAX_PDF_INFLATED_BYTES,
+    maxImagePixels: MAX_IMAGE_PIXELS,
+  });
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given and refuses a Buffer: a plain copy.

@@ -5,6 +5,7 @@
 // are judged by the pixels they declare.
 import { Unzlib } from 'fflate';
 import { ExtractionError } from './errors.ts';
+import { turns } from './turns.ts';
 
 export interface StreamLimits {
   /** Inflated bytes of all the non-image Flate streams together. */
@@ -29,7 +30,11 @@ function find(bytes: Uint8Array, needle: number[], from: number): number {
 }
 
 /** The inflated size of a zlib stream, counted up to `budget` (past it: budget + 1); damaged data stops it. */
-function inflatedSize(data: Uint8Array, budget: number): number {
+async function inflatedSize(
+  data: Uint8Array,
+  budget: number,
+  pause: () => Promise<void> | undefined,
+): Promise<number> {
   let size = 0;
   const inflate = new Unzlib((chunk) => {
     size += chunk.length;
@@ -37,6 +42,7 @@ function inflatedSize(data: Uint8Array, budget: number): number {
   try {
     for (let at = 0; at < data.length && size <= budget; at += SLICE) {
       inflate.push(data.subarray(at, at + SLICE), at + SLICE >= data.length);
+      await pause();
     }
   } catch {
     // A damaged or encrypted stream: pdf.js will refuse or skip it; what came out so far still counts.
@@ -45,10 +51,12 @@ function inflatedSize(data: Uint8Array, budget: number): number {
 }
 
 /** Throws ExtractionError('too_large') for a PDF whose streams inflate past the cap or declare huge images. */
-export function checkPdfStreams(bytes: Uint8Array, limits: StreamLimits): void {
+export async function checkPdfStreams(bytes: Uint8Array, limits: StreamLimits): Promise<void> {
   let inflated = 0;
   let at = 0;
+  const { pause } = turns();
   for (;;) {
+    await pause();
     const s = find(bytes, STREAM, at);
     if (s < 0) return;
     at = s + STREAM.length;
@@ -78,7 +86,7 @@ export function checkPdfStreams(bytes: Uint8Array, limits: StreamLimits): void {
       continue;
     }
     if (!/\/(FlateDecode|Fl)\b/.test(own)) continue;
-    inflated += inflatedSize(bytes.subarray(start, end), limits.maxInflatedBytes - inflated);
+    inflated += await inflatedSize(bytes.subarray(start, end), limits.maxInflatedBytes - inflated, pause);
     if (inflated > limits.maxInflatedBytes) {
       throw new ExtractionError(
         'too_large',

@@ -3,6 +3,7 @@
 // 4 KB but inflate to a gigabyte stops at the cap, never allocating past it. The declared sizes are not
 // trusted for anything. Pure JavaScript: runs in the Worker as on Node.
 import { Unzip, UnzipInflate } from 'fflate';
+import { turns } from './turns.ts';
 
 export type ZipFailure = 'broken' | 'too_large';
 
@@ -29,13 +30,21 @@ const DEFAULT_MAX_ENTRIES = 5_000;
 /**
  * The bytes of the wanted entries. Throws ZipError: 'too_large' once the inflated total passes the cap (or
  * the archive has too many entries), 'broken' for bytes that are not a complete ZIP archive, a damaged
- * entry, or one compressed with anything but deflate.
+ * entry, or one compressed with anything but deflate. Lets other work run while it inflates (turns.ts).
  */
-export function readZipEntries(
+export async function readZipEntries(
   zip: Uint8Array,
   wanted: (name: string) => boolean,
   limits: ZipLimits,
-): Map<string, Uint8Array> {
+): Promise<Map<string, Uint8Array>> {
+  const reading = unzipper(zip, wanted, limits);
+  const { pause } = turns();
+  while (reading.step()) await pause();
+  return reading.result();
+}
+
+/** Feeds the archive to fflate one slice per step; result() checks what came out. */
+function unzipper(zip: Uint8Array, wanted: (name: string) => boolean, limits: ZipLimits) {
   const maxEntries = limits.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const parts = new Map<string, { chunks: Uint8Array[]; done: boolean }>();
   let total = 0;
@@ -74,15 +83,32 @@ export function readZipEntries(
     file.start();
   });
   unzip.register(UnzipInflate);
-  try {
-    for (let at = 0; at < zip.length && failure === null; at += SLICE) {
+  let at = 0;
+  const step = (): boolean => {
+    if (at >= zip.length || failure !== null) return false;
+    try {
       unzip.push(zip.subarray(at, at + SLICE), at + SLICE >= zip.length);
+    } catch (e) {
+      failure ??= new ZipError(
+        'broken',
+        `Not a readable ZIP archive: ${e instanceof Error ? e.message : e}`,
+        {
+          cause: e,
+        },
+      );
     }
-  } catch (e) {
-    failure ??= new ZipError('broken', `Not a readable ZIP archive: ${e instanceof Error ? e.message : e}`, {
-      cause: e,
-    });
-  }
+    at += SLICE;
+    return true;
+  };
+  return { step, result: () => finish(zip, parts, entries, failure) };
+}
+
+function finish(
+  zip: Uint8Array,
+  parts: Map<string, { chunks: Uint8Array[]; done: boolean }>,
+  entries: number,
+  failure: ZipError | null,
+): Map<string, Uint8Array> {
   if (failure !== null) throw failure;
   if (entries === 0) throw new ZipError('broken', 'Not a ZIP archive (no entries)');
   if (!hasEndRecord(zip))
@@ -117,7 +143,7 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 /** The names of a ZIP archive's entries, in order (nothing inflated). */
 export function zipEntryNames(zip: Uint8Array): string[] {
   const names: string[] = [];
-  readZipEntries(
+  const reading = unzipper(
     zip,
     (name) => {
       names.push(name);
@@ -125,6 +151,8 @@ export function zipEntryNames(zip: Uint8Array): string[] {
     },
     { maxInflatedBytes: 0 },
   );
+  while (reading.step());
+  reading.result();
   return names;
 }
 

@@ -8,7 +8,7 @@ export { isZip, ZipError };
 /** The named entries of a ZIP file as text (UTF-8); entries absent from the file are absent from the map. */
 export async function readZipTexts(zip: Uint8Array, names: readonly string[]): Promise<Map<string, string>> {
   const decoder = new TextDecoder();
-  const parts = readZipEntries(zip, (name) => names.includes(name), {
+  const parts = await readZipEntries(zip, (name) => names.includes(name), {
     maxInflatedBytes: MAX_DOCX_INFLATED_BYTES,
   });
   return new Map([...parts].map(([name, bytes]) => [name, decoder.decode(bytes)]));
