@@ -4,7 +4,7 @@ import { type XmlToken, xmlTokens } from './xml.ts';
 import { readZipEntries, ZipError } from './zip.ts';
 
 /**
- * A DOCX's text as it reads, page by page (docs/operations.md "Which files are read, and how").
+ * A DOCX's text as it reads, page by page (README "Documents": "Pages", "Word as it reads").
  * - Paragraphs are lines; a table row is one line, its non-empty cells in order joined by " | ".
  * - Pages follow the document: explicit page breaks (w:br w:type="page", pageBreakBefore), section breaks
  *   that start a new page, and the breaks Word recorded when it last laid the document out
@@ -62,7 +62,7 @@ export async function extractDocxPages(bytes: Uint8Array): Promise<string[]> {
     ),
   ];
   if (furniture.length > 0) tail.push(HEADERS_MARK, ...furniture);
-  if (tail.length > 0) pages.push(`${pages.pop() ?? ''}\n\n${tail.join('\n')}`.trim());
+  if (tail.length > 0) pages.push(...cut([...(pages.pop() ?? '').split('\n'), '', ...tail], MAX_PAGE_CHARS));
   return pages;
 }
 
