@@ -1,5 +1,5 @@
 // The extraction Worker (wrangler.extraction.toml): the job handlers of entry/registries.ts with the heavy
-// libraries they need (pdf.js through unpdf, mammoth; the DOCX writer once it exists). No public route: only
+// libraries they need (pdf.js through unpdf; the DOCX writer once it exists). No public route: only
 // the MCP Worker reaches it, through its EXTRACTION service binding, with one request per drain that names the
 // database to drain (src/jobs/remote.ts). It keeps no secrets.
 import type { ExecutionContext } from '@cloudflare/workers-types';

@@ -1,6 +1,6 @@
 /**
  * Why extraction of a document failed. `permanent` failures come from the bytes themselves (encrypted,
- * broken, no text, too big): running again cannot help, so the queue should dead-letter the job at once.
+ * broken, no text, too big, too slow to read): running again cannot help, so the queue should dead-letter the job at once.
  * Any other error thrown by extractAndIndexDocument (a database fault, a timeout) is transient: retry it.
  */
 export type ExtractionFailure =
@@ -8,6 +8,7 @@ export type ExtractionFailure =
   | 'broken'
   | 'no_text'
   | 'too_large'
+  | 'timeout'
   | 'unsupported'
   | 'document_missing';
 

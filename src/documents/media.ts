@@ -8,8 +8,10 @@ export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessin
  * Size caps, checked before anything is decoded or parsed (payload_too_large):
  * - bytes of a PDF: 20 MiB; of a DOCX: 10 MiB; of plain text or Markdown: 2 MiB;
  * - base64 text is refused by its length before decoding (4 characters per 3 bytes);
- * - a DOCX whose parts would inflate past 50 MiB is refused before mammoth unzips it (zip bombs);
- * - after extraction: at most 2,000 pages and 5,000,000 characters, else the document fails permanently.
+ * - after upload, while reading (the document fails permanently, with the reason): a DOCX's parts inflate
+ *   to at most 50 MiB, counted as they inflate (zip bombs; the sizes in the ZIP headers are not trusted);
+ *   a PDF's content, object and font streams to at most 256 MiB, measured before pdf.js opens it, and no
+ *   image in it over 100 megapixels; at most 2,000 pages and 5,000,000 characters; at most 60 s per read.
  */
 export const MAX_BYTES: Record<DocumentMediaType, number> = {
   'application/pdf': 20 * 1024 * 1024,
@@ -19,6 +21,9 @@ export const MAX_BYTES: Record<DocumentMediaType, number> = {
 };
 export const MAX_ANY_BYTES = Math.max(...Object.values(MAX_BYTES));
 export const MAX_DOCX_INFLATED_BYTES = 50 * 1024 * 1024;
+export const MAX_PDF_INFLATED_BYTES = 256 * 1024 * 1024;
+export const MAX_IMAGE_PIXELS = 100_000_000;
+export const MAX_EXTRACT_MS = 60_000;
 export const MAX_PAGES = 2000;
 export const MAX_TEXT_CHARS = 5_000_000;
 
@@ -93,14 +98,14 @@ function containsAscii(bytes: Uint8Array, needle: string, from = 0): boolean {
 }
 
 /** What the bytes are, from their magic numbers; null when none of ours. */
-export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DOCX | 'text' | null {
+export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DOCX | 'text' | 'ole' | null {
   // PDF readers accept the header anywhere in the first 1024 bytes.
   const head = bytes.subarray(0, 1024);
   if (containsAscii(head, '%PDF-')) return PDF;
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
     return containsAscii(bytes, 'word/document.xml') ? DOCX : null;
   }
-  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return null; // OLE: old .doc, or an encrypted DOCX
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0])) return 'ole';
   if (bytes.includes(0)) return null;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -142,6 +147,13 @@ export function resolveMediaType(bytes: Uint8Array, declared?: string | null): D
   const { given, wanted } = declaredMediaType(declared);
   if (wanted === undefined) throw unsupported(`Content type ${given} is not supported`, { declared: given });
   const sniffed = sniffMediaType(bytes);
+  // An OLE compound file: the old binary Word .doc, or an Office file saved with a password.
+  if (sniffed === 'ole') {
+    throw unsupported(
+      'This is an old binary Word file (.doc) or a password-protected Office file, which cannot be read: open it in Word or LibreOffice and save it as DOCX (or PDF), without a password, then upload that',
+      { detected: 'application/msword', ...(given === undefined ? {} : { declared: given }) },
+    );
+  }
   if (sniffed === null) {
     throw unsupported('The bytes are not a PDF, a DOCX or UTF-8 text', {
       ...(given === undefined ? {} : { declared: given }),

@@ -1,52 +1,98 @@
-import { extractText, getDocumentProxy } from 'unpdf';
+import { getDocumentProxy } from 'unpdf';
 import { ExtractionError } from './errors.ts';
-import { MAX_PAGES } from './media.ts';
+import { MAX_EXTRACT_MS, MAX_IMAGE_PIXELS, MAX_PAGES, MAX_PDF_INFLATED_BYTES } from './media.ts';
+import { checkPdfStreams } from './pdf_streams.ts';
+import { pageText, type TextItem } from './pdf_text.ts';
+
+export interface PdfOptions {
+  /** The whole read, opening included; past it the document fails (`timeout`). */
+  timeLimitMs?: number;
+}
 
 /**
- * PDF text per page with unpdf (pdf.js built for serverless runtimes). pdf.js reorders right-to-left runs
- * to logical order itself. Encrypted files (a user password) and files pdf.js cannot parse fail permanently.
+ * PDF text per page with unpdf (pdf.js built for serverless runtimes), rebuilt from the text items'
+ * positions (pdf_text.ts). Before pdf.js sees the file its streams are measured (pdf_streams.ts: no
+ * decompression bombs, no giant images); the page count and the time are capped. Encrypted files (a user
+ * password) and files pdf.js cannot parse fail permanently.
  */
-export async function extractPdfPages(bytes: Uint8Array): Promise<string[]> {
+export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {}): Promise<string[]> {
+  const limitMs = options.timeLimitMs ?? MAX_EXTRACT_MS;
+  const deadline = Date.now() + limitMs;
+  await checkPdfStreams(bytes, {
+    maxInflatedBytes: MAX_PDF_INFLATED_BYTES,
+    maxImagePixels: MAX_IMAGE_PIXELS,
+  });
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given and refuses a Buffer: a plain copy.
     // verbosity 0: errors only; pdf.js's warnings would otherwise go to the console, outside our log.
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { stopAtErrors: true, verbosity: 0 });
+    pdf = await beforeDeadline(
+      getDocumentProxy(new Uint8Array(bytes), {
+        stopAtErrors: true,
+        verbosity: 0,
+        maxImageSize: MAX_IMAGE_PIXELS,
+      }),
+      deadline,
+      () => `opening the PDF took longer than ${limitMs / 1000} s`,
+    );
   } catch (e) {
+    if (e instanceof ExtractionError) throw e;
     const name = e instanceof Error ? e.name : '';
     if (name === 'PasswordException') {
       throw new ExtractionError(
         'encrypted',
         'The PDF is encrypted with a password; upload an unprotected copy',
-        {
-          cause: e,
-        },
+        { cause: e },
       );
     }
     throw new ExtractionError(
       'broken',
       `The PDF cannot be read: ${e instanceof Error ? e.message : String(e)}`,
-      {
-        cause: e,
-      },
+      { cause: e },
     );
   }
   try {
     if (pdf.numPages > MAX_PAGES) {
       throw new ExtractionError('too_large', `The PDF has ${pdf.numPages} pages; the limit is ${MAX_PAGES}`);
     }
-    const { text } = await extractText(pdf, { mergePages: false });
-    return text;
+    const pages: string[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const why = () =>
+        `reading the PDF took longer than ${limitMs / 1000} s (stopped at page ${n} of ${pdf.numPages})`;
+      const page = await beforeDeadline(pdf.getPage(n), deadline, why);
+      const content = await beforeDeadline(page.getTextContent(), deadline, why);
+      pages.push(pageText(content.items.flatMap((i): TextItem[] => ('str' in i ? [i] : []))));
+      page.cleanup();
+    }
+    return pages;
   } catch (e) {
     if (e instanceof ExtractionError) throw e;
     throw new ExtractionError(
       'broken',
       `The PDF's text cannot be read: ${e instanceof Error ? e.message : String(e)}`,
-      {
-        cause: e,
-      },
+      { cause: e },
     );
   } finally {
     await pdf.cleanup().catch(() => {});
+  }
+}
+
+/** The promise's value, or ExtractionError('timeout') once the deadline passes (pdf.js yields between slices). */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number, why: () => string): Promise<T> {
+  const timeout = () =>
+    new ExtractionError('timeout', `The PDF is too slow to read: ${why()}; try a smaller or simpler file`);
+  // Work that never waits for a timer would outrun the timer below: the clock is also read between steps.
+  if (Date.now() >= deadline) {
+    work.catch(() => {});
+    throw timeout();
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeout()), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

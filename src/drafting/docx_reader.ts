@@ -2,8 +2,9 @@
 // revision accepted and with every one rejected, the revisions themselves (author, date, inserted or deleted
 // text), the comments and the text they are anchored to, and which block each paragraph belongs to: by the
 // content control's tag (kind|key|version, where the editor kept it) or by the block's bookmark (kept by
-// every editor we know). A plain tokenizer over the XML: no heavy library.
+// every editor we know). A plain tokenizer over the XML (src/documents/xml.ts): no heavy library.
 import type { FinalComment, TrackedChange } from '../db/schema/drafting.ts';
+import { decodeXml as decode, xmlTokens as tokens } from '../documents/xml.ts';
 import { BLOCK_BOOKMARK, FRAME_BOOKMARK } from './anchors.ts';
 import { readZipTexts } from './zip.ts';
 
@@ -35,48 +36,6 @@ export interface ReadDocx {
   paragraphs: ReadParagraph[];
   comments: ReadComment[];
   properties: Map<string, string>;
-}
-
-const TOKEN =
-  /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
-const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
-
-const decode = (s: string) =>
-  s.replace(/&(#x[0-9a-fA-F]+|#\d+|lt|gt|amp|quot|apos);/g, (_, e: string) => {
-    if (e[0] === '#')
-      return String.fromCodePoint(
-        e[1] === 'x' ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10),
-      );
-    return ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" } as Record<string, string>)[e] ?? '';
-  });
-
-function attrs(raw: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of raw.matchAll(ATTR)) out[m[1] ?? ''] = decode(m[2] ?? m[3] ?? '');
-  return out;
-}
-
-interface Tok {
-  close: boolean;
-  name: string;
-  attrs: Record<string, string>;
-  selfClosing: boolean;
-  text: string | null;
-}
-
-function* tokens(xml: string): Generator<Tok> {
-  for (const m of xml.matchAll(TOKEN)) {
-    if (m[5] !== undefined)
-      yield { close: false, name: '', attrs: {}, selfClosing: false, text: decode(m[5]) };
-    else if (m[2] !== undefined)
-      yield {
-        close: m[1] === '/',
-        name: m[2],
-        attrs: attrs(m[3] ?? ''),
-        selfClosing: m[4] === '/',
-        text: null,
-      };
-  }
 }
 
 export function parseTag(tag: string | null): BlockAnchor['tag'] {

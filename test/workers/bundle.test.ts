@@ -40,8 +40,8 @@ describe('the two Workers’ bundles', () => {
     expect(mcp.inputs).toContain('entry/registries.ts');
   });
 
-  it('the extraction Worker holds pdf.js (unpdf) and mammoth, and no agent files', () => {
-    expect(heavyIn(extraction)).toEqual(expect.arrayContaining(['unpdf', 'mammoth']));
+  it('the extraction Worker holds pdf.js (unpdf), and no agent files', () => {
+    expect(heavyIn(extraction)).toEqual(expect.arrayContaining(['unpdf']));
     expect(extraction.files.filter((f) => f.endsWith('.md'))).toEqual([]);
     expect(extraction.gzip).toBeGreaterThan(mcp.gzip);
   });
