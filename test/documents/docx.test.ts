@@ -1,6 +1,9 @@
 // Word as it reads (src/documents/docx.ts), on DOCX files made here: with the docx library (as Word-like
-// writers do) and, for what it cannot write (w:lastRenderedPageBreak, tracked deletions, field codes, the
-// fallback copy of a drawing), from hand-written WordprocessingML in a ZIP.
+// writers do), saved again by LibreOffice (test/fixtures/layout/*.libreoffice.docx) and, for what neither
+// writes (w:lastRenderedPageBreak, tracked deletions, field codes, the fallback copy of a drawing), from
+// hand-written WordprocessingML in a ZIP.
+
+import { readFile } from 'node:fs/promises';
 import {
   Document,
   Footer,
@@ -160,6 +163,21 @@ describe('DOCX text as it reads', () => {
     // One paragraph longer than any page is cut at the page cap.
     const long = await pagesOf(rawDocx(para('א'.repeat(MAX_PAGE_CHARS * 2 + 10))));
     expect(long.map((t) => t.length)).toEqual([MAX_PAGE_CHARS, MAX_PAGE_CHARS, 10]);
+  });
+
+  it('reads LibreOffice’s DOCX (entries with data descriptors) word for word, table rows as lines', async () => {
+    const words = (t: string) =>
+      t
+        .replaceAll(' | ', ' ')
+        .split(/\s+/)
+        .filter((w) => w !== '');
+    for (const name of ['decision', 'table']) {
+      const dir = new URL('../fixtures/layout/', import.meta.url);
+      const source = await readFile(new URL(`${name}.txt`, dir), 'utf8');
+      const pages = await pagesOf(await readFile(new URL(`${name}.libreoffice.docx`, dir)));
+      expect(words(pages.join('\n'))).toEqual(words(source));
+      if (name === 'table') expect(pages.join('\n').split('\n')).toEqual(source.trim().split('\n'));
+    }
   });
 
   it('refuses a ZIP without word/document.xml', async () => {
