@@ -1,7 +1,7 @@
 /**
  * `npm run bench:coldstart`: how long a fresh workerd isolate takes to answer its first tools/list, for the
  * MCP Worker as it ships (heavy libraries in the extraction Worker) and for the one-Worker shape it replaced
- * (the same entry with pdf.js and mammoth bundled in). Each run starts workerd itself (no wrangler, no
+ * (the same entry with pdf.js and the DOCX reader bundled in). Each run starts workerd itself (no wrangler, no
  * Miniflare in between) with the bundle,
  * sends one authenticated tools/list over the real stores (Neon proxy → the local PostgreSQL, Upstash bridge
  * → the local Redis) and stops; the clock runs from the start of workerd to the answer. Runs alternate and

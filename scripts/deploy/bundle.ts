@@ -21,7 +21,7 @@ export const WORKERS = {
 export const MCP_WORKER_MAX_GZIP = 448 * 1024;
 
 /** Packages only the extraction Worker may hold. */
-export const HEAVY_PACKAGES = ['unpdf', 'mammoth', 'docx', 'pdfjs-dist', 'jszip'] as const;
+export const HEAVY_PACKAGES = ['unpdf', 'docx', 'pdfjs-dist', 'jszip'] as const;
 
 export interface Bundle {
   /** The main module (the bundle) and the text modules beside it, in upload order. */

@@ -4,7 +4,7 @@
 // content control's tag (kind|key|version, where the editor kept it) or by the block's bookmark (kept by
 // every editor we know). A plain tokenizer over the XML (src/documents/xml.ts): no heavy library.
 import type { FinalComment, TrackedChange } from '../db/schema/drafting.ts';
-import { decodeXml as decode, xmlTokens as tokens } from '../documents/xml.ts';
+import { xmlTokens as tokens } from '../documents/xml.ts';
 import { BLOCK_BOOKMARK, FRAME_BOOKMARK } from './anchors.ts';
 import { readZipTexts } from './zip.ts';
 
@@ -256,8 +256,21 @@ function readComments(xml: string | undefined) {
 function readProperties(xml: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   if (xml === undefined) return out;
-  for (const m of xml.matchAll(/<property\b[^>]*\bname="([^"]*)"[^>]*>\s*<vt:lpwstr>([^<]*)<\/vt:lpwstr>/g))
-    out.set(decode(m[1] ?? ''), decode(m[2] ?? ''));
+  // <property name="…"><vt:lpwstr>value</vt:lpwstr></property>
+  let name: string | null = null;
+  let value: string | null = null;
+  for (const t of tokens(xml)) {
+    if (t.name === 'property') {
+      if (!t.close && !t.selfClosing) name = t.attrs.name ?? null;
+      else name = null;
+    } else if (t.name === 'vt:lpwstr' && name !== null) {
+      if (!t.close && !t.selfClosing) value = '';
+      else {
+        if (value !== null) out.set(name, value);
+        value = null;
+      }
+    } else if (t.text !== null && value !== null) value += t.text;
+  }
   return out;
 }
 
