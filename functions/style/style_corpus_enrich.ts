@@ -73,6 +73,7 @@ export const style_corpus_enrich = defineExtractTool({
   },
   extractor: styleExtractor,
   readTool: 'style_corpus_pending_list',
+  counterpart: false,
   targets: (ctx, input) =>
     input.document_id !== undefined
       ? extractionTargets(ctx, styleExtractor, { document_id: input.document_id }, 'style documents')

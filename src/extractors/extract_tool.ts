@@ -39,6 +39,8 @@ export interface ExtractTool<S extends InputShape & { wait_ms: typeof waitMsInpu
   extractor: Extractor;
   /** The tool that reads what was extracted (the `readCounterpart`, named in the next step). */
   readTool: string;
+  /** false: `readTool` is named in the answer only, not declared as the read counterpart (a tool not named *_extract). */
+  counterpart?: false;
   /** The summary's shape, once the jobs are done. */
   summary: Y;
   /** The documents the call targets (reachability first: nothing is queued for an unreachable target). */
@@ -65,7 +67,7 @@ export function defineExtractTool<
     input: spec.input,
     output,
     mutates: 'write',
-    readCounterpart: spec.readTool,
+    ...(spec.counterpart === false ? {} : { readCounterpart: spec.readTool }),
     idempotencyKey: spec.idempotencyKey,
     precheck: spec.precheck,
     setSemantics: true,

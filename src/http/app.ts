@@ -85,7 +85,7 @@ export function createApp(options: AppOptions) {
   const edge = cors(config);
   app.use('/mcp', edge);
   app.use('/v1/*', edge);
-  mountHealth(app, { services: runtime.services, version: options.version, databaseId: options.databaseId });
+  mountHealth(app, { runtime, version: options.version, databaseId: options.databaseId });
   mountMcp(app, { endpoint, guard: gate, bodyCap: cap, callState });
   mountTools(app, {
     registry,

@@ -1,16 +1,16 @@
 // GET /healthz, without a token: whether the database and the key-value store answer. A report, not a
 // refusal: 200 when both are up, 503 when either is down, always this shape. On Node it also names the
 // database by a fingerprint (src/db/ensure.ts databaseTarget), without any secret.
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import type { AppEnv } from '../context.ts';
-import type { RequestServices } from '../services.ts';
+import type { Runtime } from '../runtime.ts';
 
 export function mountHealth(
   app: Hono<AppEnv>,
-  o: { services(c: Context): Promise<RequestServices>; version: string; databaseId?: string },
+  o: { runtime: Pick<Runtime, 'services'>; version: string; databaseId?: string | undefined },
 ): void {
   app.get('/healthz', async (c) => {
-    const services = await o.services(c);
+    const services = await o.runtime.services(c);
     const check = async (f: () => Promise<unknown>) => {
       try {
         await f();
