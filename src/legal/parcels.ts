@@ -21,7 +21,8 @@ const ITEM = `${NUM}(?:\\s*${DASH}\\s*${NUM})?`;
 const SEP = `\\s*(?:,\\s*ו\\s*${DASH}?|,|ו\\s*${DASH}?|או)\\s*`;
 const LIST = `${ITEM}(?:${SEP}${ITEM})*`;
 const NO = `(?:מס(?:${Q}|פר)\\s*)?`;
-const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח)`;
+// After a block, «ח' 12» is its parcel too (the abbreviation of חלקה).
+const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח|ח${Q}(?![א-ת${Q.slice(1, -1)}]))`;
 const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
 /** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
 const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
@@ -89,9 +90,38 @@ export function findParcels(text: string): FoundParcel[] {
       add({ block: Number(m[blockAt]), parcels: list, start: m.index, end, text: text.slice(m.index, end) });
     }
   }
+  BLOCKS.lastIndex = 0;
+  for (let m = BLOCKS.exec(text); m !== null; m = BLOCKS.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (found.some((f) => start < f.end && f.start < end)) continue;
+    // One mention names several blocks, each a block alone.
+    for (const block of parcelList(m[1] ?? '') ?? []) {
+      if (block > 0) found.push({ block, parcels: [], start, end, text: m[0] });
+    }
+  }
+  SAME_BLOCK.lastIndex = 0;
+  for (let m = SAME_BLOCK.exec(text); m !== null; m = SAME_BLOCK.exec(text)) {
+    const at = m.index;
+    const last = found
+      .filter((f) => f.end <= at)
+      .sort((a, b) => a.end - b.end)
+      .at(-1);
+    const list = parcelList(m[1] ?? '');
+    if (last === undefined || list === null) continue;
+    add({ block: last.block, parcels: list, start: at, end: at + m[0].length, text: m[0] });
+  }
   carryBlocks(text, found);
   return found.sort((a, b) => a.start - b.start);
 }
+
+// «חלקות 13 ו-14 באותו גוש», «חלקה 9 בגוש הנ"ל»: the block named last before.
+const SAME_BLOCK = new RegExp(
+  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})\\s*,?\\s*(?:ב|של\\s+)?(?:אותו\\s+(?:ה)?גוש|הגוש\\s+(?:ה)?(?:נ${Q}{1,2}ל|אמור|הנזכר))(?![א-ת])`,
+  'g',
+);
+// «בגושים 6638 ו-6639»: each block alone.
+const BLOCKS = new RegExp(`${BLOCK_WORD}ים\\s*[:.]?\\s*${NO}(${LIST})`, 'g');
 
 // «חלקה 12 וחלקה 13 בגוש 6638»: a parcel without a block, joined to a parcel mention that has one.
 const LONE_PARCEL = new RegExp(`${PARCEL_START}\\s*[:.]?\\s*${NO}(${NUM})(?!\\d|\\/)(?=${SEP}(?:ב)?)`, 'g');

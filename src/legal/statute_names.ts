@@ -26,6 +26,10 @@ const PLANNING_NAME = /^(חוק|תקנות|צו) התי?כנון ו?ה?בני?ה
 // Official names that documents often write slightly off: the written form, the official one.
 const OFFICIAL: [RegExp, string][] = [
   [/^פקודת הקרקעות \(רכישה לצרכי ה?ציבור\)/, 'פקודת הקרקעות (רכישה לצרכי ציבור)'],
+  [
+    /^תקנות התכנון והבניה \(חישוב שטחים ואחוזי בני?ה בתכניות (?:עם |וב|ב)היתרים\)/,
+    'תקנות התכנון והבניה (חישוב שטחים ואחוזי בניה בתכניות ובהיתרים)',
+  ],
 ];
 
 /** A statute's canonical name from its written form: one spelling, version notes dropped. */

@@ -191,6 +191,14 @@ describe('the grammar on prose', () => {
 });
 
 describe('more statute forms', () => {
+  it('corrects an official name written slightly off', () => {
+    expect(
+      findStatutes(
+        'לפי תקנות התכנון והבנייה (חישוב שטחים ואחוזי בנייה בתכניות עם היתרים), התשנ"ב-1992 נקבע',
+      )[0]?.key,
+    ).toBe('תקנות התכנון והבניה (חישוב שטחים ואחוזי בניה בתכניות ובהיתרים) 1992');
+  });
+
   it('reads a Basic Law by its name, with a colon or a dash', () => {
     const names = (t: string) => findBareStatutes(t).map((s) => s.name);
     expect(names('נפגעה זכות הקניין לפי חוק יסוד: כבוד האדם וחירותו ולפי חוק-יסוד: חופש העיסוק')).toEqual([

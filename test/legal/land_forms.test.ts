@@ -122,4 +122,15 @@ describe('more land forms', () => {
     ]);
     expect(parcels('חלקה 5 והיא סמוכה לכביש')).toEqual([]);
   });
+
+  it("reads «ח'» after a block, several blocks at once, and «באותו גוש»", () => {
+    expect(parcels("המבנה בגוש 4410 ח' 7 נהרס")).toEqual(['גוש 4410 חלקה 7']);
+    expect(parcels('השטח בגושים 1200 ו-1201 הופקע')).toEqual(['גוש 1200', 'גוש 1201']);
+    expect(parcels('חלקה 3 בגוש 900, וחלקות 4 ו-6 באותו גוש')).toEqual([
+      'גוש 900 חלקה 3',
+      'גוש 900 חלקה 4',
+      'גוש 900 חלקה 6',
+    ]);
+    expect(plans("חלה תוכנית בניין עיר מס' 610 ותכנית 75/א")).toEqual(['610', '75/א']);
+  });
 });
