@@ -23,7 +23,9 @@ import { claim_record } from './claim/claim_record.ts';
 import { direction_approve } from './direction/direction_approve.ts';
 import { direction_list } from './direction/direction_list.ts';
 import { direction_propose } from './direction/direction_propose.ts';
+import { document_delete } from './document/document_delete.ts';
 import { document_list } from './document/document_list.ts';
+import { document_reread } from './document/document_reread.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
 import { document_upload } from './document/document_upload.ts';
@@ -118,7 +120,9 @@ export const tools = {
   hai_close_mission,
   hai_proof,
   hai_revoke_session,
+  document_delete,
   document_list,
+  document_reread,
   document_text_get,
   document_update,
   document_upload,

@@ -6,10 +6,10 @@ import * as z from 'zod';
 import { loadLiveCase } from '../cases/live.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
-import { eq, inArray } from '../db/orm.ts';
+import { and, eq, inArray } from '../db/orm.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
-import { loadDocument } from '../documents/views.ts';
+import { liveDocument, loadDocument } from '../documents/views.ts';
 import { type Extractor, enqueueExtractor } from './framework.ts';
 
 /** At most this many documents in one call (a case has a handful; a corpus-wide run is paged by the caller). */
@@ -86,7 +86,7 @@ export async function extractionTargets(
   const rows = await ctx.db
     .select()
     .from(documents)
-    .where(eq(documents.caseId, caseId))
+    .where(and(eq(documents.caseId, caseId), liveDocument))
     .orderBy(documents.createdAt, documents.id)
     .limit(MAX_EXTRACT_DOCUMENTS + 1);
   const accepted = rows.slice(0, MAX_EXTRACT_DOCUMENTS).filter((d) => extractor.accepts(d));
