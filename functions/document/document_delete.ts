@@ -13,7 +13,7 @@ export const document_delete = defineTool({
     'reaches it afterwards (the row and its file are kept for audit), and its text, search passages, ' +
     'references, appraisal facts, citations and the claim candidates no one acted on leave with it; ' +
     'claims an agent decided and the rest of the case stay. A repeat answers as the first removal did. ' +
-    'To try reading a failed document again, use document_reread instead.',
+    'To try reading a failed document again, use document_extract instead.',
   input: {
     document_id: documentIdInput,
     reason: z.string().trim().min(1).max(2000).describe('Why the document is removed (kept with it)'),

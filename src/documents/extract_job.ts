@@ -34,7 +34,7 @@ export async function enqueueDocumentExtraction(tx: DbOrTx, documentId: string) 
 }
 
 /**
- * Reads failed documents again (document_reread): each of `ids` still `failed` goes back to `pending`
+ * Reads failed documents again (document_extract): each of `ids` still `failed` goes back to `pending`
  * without its error, and its extraction job runs again from its first attempt (revived when dead, restarted
  * when it ran to its end). Only documents this call moved are returned: a concurrent or repeated call finds
  * them pending and queues nothing twice. Kick the queue after the transaction commits.

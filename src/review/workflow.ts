@@ -200,7 +200,7 @@ export function stageOf(
       if (s.documents.failed > 0) {
         add(
           'ceo',
-          'document_reread',
+          'document_extract',
           `${s.documents.failed} document(s) could not be read: read them again (the reason is in document_list)`,
         );
         add(

@@ -9,10 +9,10 @@ import { requeueFailedDocuments } from '../../src/documents/extract_job.ts';
 import { documentIdInput, loadDocument } from '../../src/documents/views.ts';
 
 /** A case holds at most this many documents a re-read takes at once (far more than a case file has). */
-export const MAX_REREAD_DOCUMENTS = 200;
+export const MAX_EXTRACT_AGAIN = 200;
 
-export const document_reread = defineTool({
-  name: 'document_reread',
+export const document_extract = defineTool({
+  name: 'document_extract',
   title: 'Read failed documents again',
   description:
     'Reads a failed document again (document_id), or every failed document of a case (case_id): each ' +
@@ -27,7 +27,7 @@ export const document_reread = defineTool({
   output: z.object({
     requeued: z
       .array(z.object({ document_id: z.uuid(), title: z.string() }))
-      .max(MAX_REREAD_DOCUMENTS)
+      .max(MAX_EXTRACT_AGAIN)
       .describe('The documents queued to be read again'),
     skipped: z
       .array(z.object({ document_id: z.uuid(), status: z.enum(documentStatuses) }))
@@ -35,6 +35,7 @@ export const document_reread = defineTool({
       .describe('The document given, when it is not failed (nothing to re-read)'),
   }),
   mutates: 'write',
+  readCounterpart: 'document_text_get',
   precheck(input) {
     if ((input.document_id === undefined) === (input.case_id === undefined)) {
       throw invalidArgs(
@@ -47,7 +48,7 @@ export const document_reread = defineTool({
   // what is failed again, and never replays an old answer.
   idempotencyKey: {
     describe: 'document_id or case_id (a concurrent duplicate waits)',
-    of: (input) => `reread:${input.document_id ?? `case:${input.case_id}`}`,
+    of: (input) => `extract:${input.document_id ?? `case:${input.case_id}`}`,
   },
   setSemantics: true,
   async run({ ctx, input }) {
@@ -61,7 +62,7 @@ export const document_reread = defineTool({
         .from(documents)
         .where(and(eq(documents.caseId, input.case_id), eq(documents.status, 'failed')))
         .orderBy(asc(documents.createdAt), asc(documents.id))
-        .limit(MAX_REREAD_DOCUMENTS);
+        .limit(MAX_EXTRACT_AGAIN);
     }
     const failed = candidates.filter((d) => d.status === 'failed');
     const moved = new Set(
