@@ -75,7 +75,7 @@ export async function extractionTargets(
         details: { document_id: doc.id, status: doc.status },
         hint:
           doc.status === 'failed'
-            ? 'Its text extraction failed; upload a readable copy.'
+            ? 'Its text extraction failed: document_extract reads it again; document_delete removes it.'
             : 'Wait until extraction_status shows the document ready, then call again.',
       });
     }
