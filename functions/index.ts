@@ -23,6 +23,8 @@ import { claim_record } from './claim/claim_record.ts';
 import { direction_approve } from './direction/direction_approve.ts';
 import { direction_list } from './direction/direction_list.ts';
 import { direction_propose } from './direction/direction_propose.ts';
+import { document_delete } from './document/document_delete.ts';
+import { document_extract } from './document/document_extract.ts';
 import { document_list } from './document/document_list.ts';
 import { document_text_get } from './document/document_text_get.ts';
 import { document_update } from './document/document_update.ts';
@@ -118,6 +120,8 @@ export const tools = {
   hai_close_mission,
   hai_proof,
   hai_revoke_session,
+  document_delete,
+  document_extract,
   document_list,
   document_text_get,
   document_update,

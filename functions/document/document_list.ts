@@ -5,7 +5,13 @@ import { invalidArg } from '../../src/contract/errors.ts';
 import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, getTableColumns, type SQL } from '../../src/db/orm.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
-import { corpusInput, documentSummary, documentSummaryOutput, roleInput } from '../../src/documents/views.ts';
+import {
+  corpusInput,
+  documentSummary,
+  documentSummaryOutput,
+  liveDocument,
+  roleInput,
+} from '../../src/documents/views.ts';
 
 const keyset = createdAtKeyset(documents.createdAt, documents.id);
 
@@ -32,7 +38,7 @@ export const document_list = defineTool({
     if (input.case_id !== undefined && input.corpus !== undefined && input.corpus !== 'case') {
       throw invalidArg('corpus', `must be "case" or omitted with case_id, not "${input.corpus}"`);
     }
-    const where: (SQL | undefined)[] = [];
+    const where: (SQL | undefined)[] = [liveDocument];
     if (input.case_id !== undefined) {
       await loadLiveCase(ctx.db, input.case_id);
       where.push(eq(documents.caseId, input.case_id));

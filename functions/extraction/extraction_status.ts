@@ -6,7 +6,7 @@ import { and, desc, eq, type SQL, sql } from '../../src/db/orm.ts';
 import { documentStatuses } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { documentSubject } from '../../src/documents/extract_job.ts';
-import { loadDocument } from '../../src/documents/views.ts';
+import { loadDocument, shownStatus } from '../../src/documents/views.ts';
 import { jobKindInput, MAX_KINDS } from '../../src/jobs/views.ts';
 
 /** A subject has a handful of jobs (one per kind of work); more than this is cut, newest first. */
@@ -119,7 +119,7 @@ export const extraction_status = defineTool({
     if (document !== undefined) {
       data.document = {
         id: document.id,
-        status: document.status,
+        status: shownStatus(document.status),
         error: document.error,
         page_count: document.pageCount,
       };

@@ -4,6 +4,7 @@ import { createdAtKeyset, pagedOutput } from '../../src/contract/limits.ts';
 import { and, asc, eq, type SQL } from '../../src/db/orm.ts';
 import { documentStatuses, documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments } from '../../src/db/schema/holdings.ts';
+import { shownStatus } from '../../src/documents/views.ts';
 import { styleExtractor } from '../../src/style/extractor.ts';
 import { pendingStyle } from '../../src/style/pending.ts';
 
@@ -52,7 +53,7 @@ export const style_corpus_pending_list = defineTool({
       (r) => ({
         document_id: r.id,
         title: r.title,
-        status: r.status,
+        status: shownStatus(r.status),
         enriched_version: r.version,
         reason: r.version === null ? ('not_enriched' as const) : ('older_version' as const),
         created_at: r.createdAt.toISOString(),

@@ -2,10 +2,11 @@
 // src/console/act.ts): missions through src/governance/, cases through src/cases/. Bounded like every list:
 // the console shows the latest rows.
 import { findLiveCase, liveCase } from '../cases/live.ts';
-import { asc, desc, eq } from '../db/orm.ts';
+import { and, asc, desc, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
+import { liveDocument } from '../documents/views.ts';
 import { missionList as governanceMissions, missionOverview } from '../governance/overview.ts';
 
 export const LIST_LIMIT = 100;
@@ -44,7 +45,7 @@ export async function caseDetail(db: Db, id: string) {
       createdBy: documents.createdBy,
     })
     .from(documents)
-    .where(eq(documents.caseId, id))
+    .where(and(eq(documents.caseId, id), liveDocument))
     .orderBy(asc(documents.createdAt))
     .limit(LIST_LIMIT);
   return { row, docs };

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from '../db/orm.ts';
+import { and, eq, inArray, sql } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
@@ -11,14 +11,48 @@ export const DOCUMENT_EXTRACT = 'document_extract';
 /** The subject a document's jobs carry (extraction_status document_id looks them up by it). */
 export const documentSubject = (documentId: string) => `document:${documentId}`;
 
-/** Queues a new document's extraction; run it in the transaction that created the document. */
-export const enqueueDocumentExtraction = (tx: DbOrTx, documentId: string) =>
-  enqueueJob(tx, {
+/**
+ * Queues a document's extraction; run it in the transaction that created (or re-read) the document. A
+ * document read before (uploaded again after document_delete, or re-read) has a finished job under its id:
+ * that job runs again from its first attempt.
+ */
+export async function enqueueDocumentExtraction(tx: DbOrTx, documentId: string) {
+  const job = await enqueueJob(tx, {
     kind: DOCUMENT_EXTRACT,
     dedupeKey: documentId,
     subject: documentSubject(documentId),
     payload: { document_id: documentId },
+    reviveDead: true,
   });
+  if (!job.created) {
+    await tx.execute(sql`
+      update jobs set state = 'pending', attempt = 0, last_error = null, run_at = now(), lease_until = null,
+        locked_by = null, finished_at = null, updated_at = now()
+      where id = ${job.id} and state = 'succeeded'`);
+  }
+  return job;
+}
+
+/**
+ * Reads failed documents again (document_extract): each of `ids` still `failed` goes back to `pending`
+ * without its error, and its extraction job runs again from its first attempt (revived when dead, restarted
+ * when it ran to its end). Only documents this call moved are returned: a concurrent or repeated call finds
+ * them pending and queues nothing twice. Kick the queue after the transaction commits.
+ */
+export async function requeueFailedDocuments(
+  tx: DbOrTx,
+  ids: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const moved = await tx
+    .update(documents)
+    .set({ status: 'pending', error: null, updatedAt: now })
+    .where(and(inArray(documents.id, [...ids]), eq(documents.status, 'failed')))
+    .returning({ id: documents.id });
+  for (const { id } of moved) await enqueueDocumentExtraction(tx, id);
+  return moved.map((m) => m.id);
+}
 
 const MAX_DOCUMENT_ERROR_CHARS = 1_000;
 

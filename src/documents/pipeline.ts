@@ -1,8 +1,8 @@
-import { writtenOrExisting } from '../contract/durable.ts';
 import { sha256Hex } from '../contract/hash.ts';
-import { eq, sql } from '../db/orm.ts';
+import { and, eq, sql } from '../db/orm.ts';
 import type { DocumentRole } from '../db/schema/documents.ts';
 import {
+  DELETED_DOCUMENT,
   type DocumentCorpus,
   type DocumentRow,
   documentBlobs,
@@ -62,44 +62,65 @@ export async function createDocument(
   const mediaType = resolveMediaType(input.bytes, input.declaredMediaType);
   const sha256 = sha256Hex(input.bytes as Uint8Array<ArrayBuffer>);
   const now = options.now?.() ?? new Date();
-  const { row, written } = await writtenOrExisting(
-    db
-      .insert(documents)
-      .values({
-        id: crypto.randomUUID(),
-        corpus: input.corpus,
-        caseId: input.caseId,
-        sha256,
-        mediaType,
-        byteSize: input.bytes.length,
-        filename: input.filename ?? null,
-        title: input.title,
-        number: input.number ?? null,
-        decisionDate: input.decisionDate ?? null,
-        court: input.court ?? null,
-        committee: input.committee ?? null,
-        parties: input.parties ?? null,
-        role: input.role ?? null,
-        roleSource: input.role == null ? null : 'given',
-        createdBy: input.createdBy,
-        createdAt: now,
-        updatedAt: now,
+  const fields: typeof documents.$inferInsert = {
+    id: crypto.randomUUID(),
+    corpus: input.corpus,
+    caseId: input.caseId,
+    sha256,
+    mediaType,
+    byteSize: input.bytes.length,
+    filename: input.filename ?? null,
+    title: input.title,
+    number: input.number ?? null,
+    decisionDate: input.decisionDate ?? null,
+    court: input.court ?? null,
+    committee: input.committee ?? null,
+    parties: input.parties ?? null,
+    role: input.role ?? null,
+    roleSource: input.role == null ? null : 'given',
+    createdBy: input.createdBy,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const inserted = await db
+    .insert(documents)
+    .values(fields)
+    .onConflictDoNothing({ target: [documents.corpus, documents.caseId, documents.sha256] })
+    .returning();
+  const row = inserted[0];
+  if (row !== undefined) {
+    await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
+    return { document: row, created: true };
+  }
+  // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
+  const existing = await db
+    .select()
+    .from(documents)
+    .where(
+      sql`${documents.corpus} = ${input.corpus} and ${documents.caseId} is not distinct from ${input.caseId} and ${documents.sha256} = ${sha256}`,
+    )
+    .limit(1);
+  const found = existing[0];
+  if (found === undefined) throw new Error('document conflict without a row (deleted concurrently?)');
+  if (found.status === DELETED_DOCUMENT) {
+    // Removed by document_delete and uploaded again: the same row comes back as a new upload (its bytes
+    // are these), to be read again; the caller queues its extraction as for any created document.
+    const [revived] = await db
+      .update(documents)
+      .set({
+        ...fields,
+        id: found.id,
+        createdAt: found.createdAt,
+        status: 'pending',
+        error: null,
+        pageCount: null,
+        extractedAt: null,
       })
-      .onConflictDoNothing({ target: [documents.corpus, documents.caseId, documents.sha256] })
-      .returning(),
-    // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
-    () =>
-      db
-        .select()
-        .from(documents)
-        .where(
-          sql`${documents.corpus} = ${input.corpus} and ${documents.caseId} is not distinct from ${input.caseId} and ${documents.sha256} = ${sha256}`,
-        )
-        .limit(1),
-    'the document (deleted concurrently?)',
-  );
-  if (written) await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
-  return { document: row, created: written };
+      .where(and(eq(documents.id, found.id), eq(documents.status, DELETED_DOCUMENT)))
+      .returning();
+    if (revived !== undefined) return { document: revived, created: true };
+  }
+  return { document: found, created: false };
 }
 
 export interface ExtractOptions {
@@ -128,6 +149,16 @@ export interface ExtractResult {
 
 const INSERT_BATCH = 200;
 
+/** Locks the document row; true when document_delete removed it while its text was being read. */
+async function removedMeanwhile(tx: DbOrTx, documentId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ status: documents.status })
+    .from(documents)
+    .where(eq(documents.id, documentId))
+    .for('update');
+  return row?.status === DELETED_DOCUMENT;
+}
+
 /**
  * Reads the stored bytes, extracts text per page, chunks and normalises it, and in ONE transaction replaces
  * the document's pages and chunks and sets status "ready". Running it twice leaves the same pages and
@@ -152,6 +183,8 @@ export async function extractAndIndexDocument(
   if (doc === undefined) {
     throw new ExtractionError('document_missing', `No document ${documentId} (deleted?); nothing to extract`);
   }
+  // A document removed by document_delete is not read again: its job ends without touching it.
+  if (doc.status === DELETED_DOCUMENT) return { documentId, pages: 0, chunks: 0 };
   if (doc.status === 'pending' || doc.status === 'failed') {
     await db
       .update(documents)
@@ -163,15 +196,17 @@ export async function extractAndIndexDocument(
     pages = await extractPages(doc.bytes, doc.mediaType);
   } catch (e) {
     if (!(e instanceof ExtractionError) || !e.permanent) throw e;
-    await db.transaction(async (tx) => {
-      await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
+    const removed = await db.transaction(async (tx) => {
+      if (await removedMeanwhile(tx, documentId)) return true;
       await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
       await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
       await tx
         .update(documents)
         .set({ status: 'failed', error: e.message, pageCount: null, updatedAt: now(), extractedAt: now() })
         .where(eq(documents.id, documentId));
+      return false;
     });
+    if (removed) return { documentId, pages: 0, chunks: 0 };
     options.log?.warn('document extraction failed', {
       document_id: documentId,
       failure: e.failure,
@@ -180,9 +215,9 @@ export async function extractAndIndexDocument(
     throw e;
   }
   const chunks = chunkPages(pages);
-  await db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     // The row lock serialises concurrent runs: the second deletes what the first wrote, never duplicates it.
-    await tx.select({ id: documents.id }).from(documents).where(eq(documents.id, documentId)).for('update');
+    if (await removedMeanwhile(tx, documentId)) return true;
     await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
     await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
     for (let i = 0; i < pages.length; i += INSERT_BATCH) {
@@ -211,7 +246,9 @@ export async function extractAndIndexDocument(
       .where(eq(documents.id, documentId))
       .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
     if (ready !== undefined) await options.onReady?.(tx, { ...ready, pageCount: pages.length });
+    return false;
   });
+  if (removed) return { documentId, pages: 0, chunks: 0 };
   options.log?.info('document extracted', {
     document_id: documentId,
     pages: pages.length,

@@ -25,6 +25,7 @@ import {
   textBytesCapped,
 } from './media.ts';
 import { createDocument, type DocumentMetadata } from './pipeline.ts';
+import { shownStatus } from './views.ts';
 
 /**
  * Schema bounds far above the size caps: an oversize file must be payload_too_large (checked from its
@@ -188,7 +189,7 @@ export async function storeUpload(
       title: row.title,
       media_type: row.mediaType,
       byte_size: row.byteSize,
-      status: row.status,
+      status: shownStatus(row.status),
       error: row.error,
     },
     created,

@@ -1,10 +1,12 @@
 import * as z from 'zod';
 import { liveCase } from '../cases/live.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
-import { and, eq, getTableColumns, isNull, or } from '../db/orm.ts';
+import { and, eq, getTableColumns, isNull, ne, or } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
 import {
+  DELETED_DOCUMENT,
   type DocumentRow,
+  type DocumentStatus,
   documentCorpora,
   documentMediaTypes,
   documentPages,
@@ -44,6 +46,15 @@ export const documentOutput = z.object({
 
 export type DocumentView = z.output<typeof documentOutput>;
 
+/** A document not removed by document_delete: the condition every read of documents by case or corpus adds. */
+export const liveDocument = ne(documents.status, DELETED_DOCUMENT);
+
+/** The status a tool shows; a deleted document is never shown (every read filters it with liveDocument). */
+export function shownStatus(status: DocumentRow['status']): DocumentStatus {
+  if (status === DELETED_DOCUMENT) throw new Error('a deleted document reached a view');
+  return status;
+}
+
 export const documentView = (row: DocumentRow): DocumentView => ({
   id: row.id,
   corpus: row.corpus,
@@ -60,7 +71,7 @@ export const documentView = (row: DocumentRow): DocumentView => ({
   parties: row.parties,
   role: row.role,
   role_source: row.roleSource,
-  status: row.status,
+  status: shownStatus(row.status),
   error: row.error,
   page_count: row.pageCount,
   created_by: row.createdBy,
@@ -91,7 +102,7 @@ export const documentSummary = (row: DocumentRow): z.output<typeof documentSumma
   number: row.number,
   decision_date: row.decisionDate,
   role: row.role,
-  status: row.status,
+  status: shownStatus(row.status),
   error: row.error,
   page_count: row.pageCount,
   created_at: row.createdAt.toISOString(),
@@ -108,24 +119,31 @@ export const corpusInput = z
       'library: court rulings',
   );
 
-/**
- * A document is reachable while it exists and, for a case document, while its case is live: the documents
- * of a deleted case are as unreachable as the case (docs/contract.md "Grants and gates"). Otherwise not_found.
- */
-export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
+/** The document, deleted or not, while its case (for a case document) is live; undefined otherwise. */
+export async function findDocumentInLiveCase(db: Db, id: string): Promise<DocumentRow | undefined> {
   const rows = await db
     .select(getTableColumns(documents))
     .from(documents)
     .leftJoin(cases, eq(cases.id, documents.caseId))
     .where(and(eq(documents.id, id), or(isNull(documents.caseId), liveCase)))
     .limit(1);
-  const row = rows[0];
-  if (row === undefined) {
-    throw new ToolError('not_found', `No document with id ${id}`, {
-      details: { document_id: id },
-      hint: 'Use document_list (by case or corpus) or a search tool to find document ids; the documents of a deleted case are not reachable.',
-    });
-  }
+  return rows[0];
+}
+
+export const documentNotFound = (id: string) =>
+  new ToolError('not_found', `No document with id ${id}`, {
+    details: { document_id: id },
+    hint: 'Use document_list (by case or corpus) or a search tool to find document ids; deleted documents and the documents of a deleted case are not reachable.',
+  });
+
+/**
+ * A document is reachable while it exists, is not deleted (document_delete) and, for a case document, while
+ * its case is live: the documents of a deleted case are as unreachable as the case (docs/contract.md
+ * "Grants and gates"). Otherwise not_found.
+ */
+export async function loadDocument(db: Db, id: string): Promise<DocumentRow> {
+  const row = await findDocumentInLiveCase(db, id);
+  if (row === undefined || row.status === DELETED_DOCUMENT) throw documentNotFound(id);
   return row;
 }
 

@@ -3,7 +3,7 @@
 // its own kind, one job per (document, extractor version), queued by its `*_extract` tool and after the
 // document's text extraction (entry/registries.ts lists the follow-ups).
 import { and, asc, eq } from '../db/orm.ts';
-import { type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
+import { DELETED_DOCUMENT, type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
@@ -82,6 +82,8 @@ export function extractorJob(extractor: Extractor): JobHandler {
         .where(and(eq(documents.id, documentId)))
         .for('update');
       if (document === undefined) throw new PermanentJobError(`document ${documentId} no longer exists`);
+      // Removed by document_delete: nothing to read, and nothing of it may come back.
+      if (document.status === DELETED_DOCUMENT) return;
       if (document.status !== 'ready') {
         throw new PermanentJobError(
           `document ${documentId} is ${document.status}, not ready: no text to read`,

@@ -6,10 +6,10 @@ import * as z from 'zod';
 import { loadLiveCase } from '../cases/live.ts';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg, ToolError } from '../contract/errors.ts';
-import { eq, inArray } from '../db/orm.ts';
+import { and, eq, inArray } from '../db/orm.ts';
 import { type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
-import { loadDocument, requireReady } from '../documents/views.ts';
+import { liveDocument, loadDocument, requireReady } from '../documents/views.ts';
 import { type Extractor, enqueueExtractor } from './framework.ts';
 
 /** At most this many documents in one call (a case has a handful; a corpus-wide run is paged by the caller). */
@@ -73,7 +73,7 @@ export async function extractionTargets(
     requireReady(
       doc,
       doc.status === 'failed'
-        ? 'Its text extraction failed; upload a readable copy.'
+        ? 'Its text extraction failed: document_extract reads it again; document_delete removes it.'
         : 'Wait until extraction_status shows the document ready, then call again.',
     );
     return { documents: [doc], skipped: [] };
@@ -83,7 +83,7 @@ export async function extractionTargets(
   const rows = await ctx.db
     .select()
     .from(documents)
-    .where(eq(documents.caseId, caseId))
+    .where(and(eq(documents.caseId, caseId), liveDocument))
     .orderBy(documents.createdAt, documents.id)
     .limit(MAX_EXTRACT_DOCUMENTS + 1);
   const accepted = rows.slice(0, MAX_EXTRACT_DOCUMENTS).filter((d) => extractor.accepts(d));

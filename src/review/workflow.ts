@@ -128,9 +128,10 @@ export async function caseState(db: DbOrTx, c: CaseRow): Promise<CaseState> {
   const newer = (at: Date) => lastBlockAt === null || at >= lastBlockAt;
   return {
     documents: {
-      total: byStatus(['pending', 'processing', 'ready', 'failed']),
+      // A deleted document (document_delete) is counted nowhere.
+      total: byStatus(['pending', 'extracting', 'ready', 'failed']),
       ready: byStatus(['ready']),
-      pending: byStatus(['pending', 'processing']),
+      pending: byStatus(['pending', 'extracting']),
       failed: byStatus(['failed']),
     },
     analysis: {
@@ -195,8 +196,19 @@ export function stageOf(
     case 'documents':
       if (s.documents.pending > 0)
         add('ceo', 'extraction_status', `${s.documents.pending} document(s) still being read`);
-      if (s.documents.failed > 0)
-        add('ceo', 'document_list', `${s.documents.failed} document(s) failed: upload them again`);
+      // The same bytes uploaded again are the same document: re-read it, or remove it and upload a readable copy.
+      if (s.documents.failed > 0) {
+        add(
+          'ceo',
+          'document_extract',
+          `${s.documents.failed} document(s) could not be read: read them again (the reason is in document_list)`,
+        );
+        add(
+          'ceo',
+          'document_delete',
+          'Or remove a document that cannot be read, then upload a readable copy (text layer, DOCX or text) if needed',
+        );
+      }
       break;
     case 'analysis':
       if (s.analysis.claims === 0) add('analyst', 'claim_extract', 'Find the parties’ claims');

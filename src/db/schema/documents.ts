@@ -42,9 +42,16 @@ export const documentMediaTypes = [
 ] as const;
 export type DocumentMediaType = (typeof documentMediaTypes)[number];
 
-/** pending → extracting → ready | failed (error kept in `error`). */
+/** pending → extracting → ready | failed (error kept in `error`): the statuses a tool shows. */
 export const documentStatuses = ['pending', 'extracting', 'ready', 'failed'] as const;
 export type DocumentStatus = (typeof documentStatuses)[number];
+
+/**
+ * A case document removed by document_delete: the row and its bytes stay for audit, `error` holds the reason
+ * and `updated_at` the time (the audit log says who); no tool reaches it. A text column, so no migration.
+ */
+export const DELETED_DOCUMENT = 'deleted';
+const storedStatuses = [...documentStatuses, DELETED_DOCUMENT] as const;
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -82,7 +89,7 @@ export const documents = pgTable(
     role: text('role', { enum: documentRoles }),
     /** "given" by an agent, or "detected" from the first page's headings once the text was extracted. */
     roleSource: text('role_source', { enum: roleSources }),
-    status: text('status', { enum: documentStatuses }).notNull().default('pending'),
+    status: text('status', { enum: storedStatuses }).notNull().default('pending'),
     error: text('error'),
     pageCount: integer('page_count'),
     createdBy: text('created_by').notNull(),

@@ -1,5 +1,6 @@
 // workflow_status: a case walked from intake to a validated draft, the stage and the next actions at each
-// step (each naming a tool its agent holds), a validation made stale by a later block; deleted case; no grant.
+// step (each naming a tool its agent holds), a validation made stale by a later block; failed documents read
+// again or removed; deleted case; no grant.
 import { expect, it } from 'vitest';
 import { tools } from '../../../functions/index.ts';
 import type { workflow_status } from '../../../functions/workflow/workflow_status.ts';
@@ -8,6 +9,7 @@ import type { ToolData } from '../../../src/contract/define.ts';
 import { argumentClaims, argumentMaps, caseArguments } from '../../../src/db/schema/analysis.ts';
 import { DB_STACKS, deleteCase, deniedTo, forEachStack } from '../../harness/analysis.ts';
 import { seedCase } from '../../harness/documents.ts';
+import { drainAll } from '../../harness/drain.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import { approve, propose } from '../direction/_directions.ts';
 import { cleanBlocks, seedScenario, setOutcome, writeBlocks } from '../draft/_validate.ts';
@@ -114,6 +116,29 @@ forEachStack('workflow_status', DB_STACKS, (server) => {
     const failed = await status(sc.caseId);
     expect(failed).toMatchObject({ stage: 'validation', validation: { valid: false, current: true } });
     expect(actions(failed)).toEqual(['writer block_edit_apply']);
+  });
+
+  it('advises reading a failed document again or removing it, and counts a removed one nowhere', async () => {
+    const s = server();
+    const caseId = await seedCase(s.db.db);
+    const upload = (args: Record<string, unknown>) =>
+      s.call('ceo', 'document_upload', { corpus: 'case', case_id: caseId, ...args });
+    const broken = expectOk<{ document: { id: string } }>(
+      await upload({ content_base64: Buffer.from('%PDF-1.7\n%broken').toString('base64'), title: 'פגום' }),
+    ).document.id;
+    expectOk(await upload({ text: 'כתב הערר: המערערים טוענים כי השומה שגויה.', title: 'ערר' }));
+    const waiting = await status(caseId);
+    expect(waiting).toMatchObject({ stage: 'documents', documents: { total: 2, pending: 2 } });
+    expect(actions(waiting)).toEqual(['ceo extraction_status']);
+    await drainAll(s);
+    const failed = await status(caseId);
+    expect(failed).toMatchObject({ stage: 'documents', documents: { total: 2, ready: 1, failed: 1 } });
+    expect(actions(failed)).toEqual(['ceo document_extract', 'ceo document_delete']);
+    expect(failed.next_actions.map((a) => a.why).join(' ')).not.toMatch(/upload them again/);
+    expectOk(await s.call('ceo', 'document_delete', { document_id: broken, reason: 'קובץ פגום' }));
+    const removed = await status(caseId);
+    expect(removed).toMatchObject({ documents: { total: 1, ready: 1, failed: 0 } });
+    expect(removed.done).toContain('documents');
   });
 
   it('answers not_found for unknown and deleted cases', async () => {
