@@ -45,7 +45,7 @@ const SUBJECT = `${START}(?<!ועד(?:ת|ות)\\s+)(?:[וש]|כש)?(?<noun>${NOU
 /** The party a construct noun names: «עתירת העותרים», «ערר של העוררת». */
 const OWNER = `(?:\\s+(?:של\\s+)?ה(?:עורר|מערער|עותר|מבקש|תובע|משיב)\\S*)?`;
 /** What may stand between the noun and its verb: «הערר שבפנינו אפוא נדחה». */
-const MOD = `(?:\\s+(?:שבפנינו|שלפנינו|שבפניי|דנן|הנוכחי|הנדון|זה|זו|שבכותרת|כולו|כולה|כולם|אפוא|איפוא|בזאת|בזה|לפיכך|לכן|אם\\s+כן|כאמור|(?:גם|אף)\\s+(?:הוא|היא|הם)|על\\s+כל\\s+חלקיו|בעיקרו|בעיקרה|\\([^()\\n]{1,40}\\)))`;
+const MOD = `(?:\\s+(?:שבפנינו|שלפנינו|שבפניי|דנן|הנוכחי|הנדון|זה|זו|שבכותרת|כולו|כולה|כולם|אפוא|איפוא|בזאת|בזה|לפיכך|לכן|אם\\s+כן|כאמור|(?:גם|אף)\\s+(?:הוא|היא|הם)|על\\s+כל\\s+חלקיו|בעיקרו|בעיקרה|\\([^()\\n]{1,40}\\)|ש(?:הוגש|הגיש)\\S*(?:\\s+(?:על[\\s-]*ידי|ע${Q}י|מטעם)\\s+\\S+)?))`;
 const PART = `ב?חלקו|בחלקה|בחלקם|בחלקן|חלקית|באופן\\s+חלקי|בחלק\\s+מ\\S+`;
 const FULL = `במלואו|במלואה|במלואם|במלואן|על\\s+כל\\s+חלקיו`;
 const QUAL = `(?:\\s*,?\\s*(?<qual>${PART}|${FULL})${END})?`;
@@ -113,7 +113,11 @@ const RULES: readonly { name: OutcomeRule; re: RegExp }[] = [
 function clauseBefore(text: string, at: number, comma: boolean): string {
   const stop = comma ? /[.;:!?\n,]/ : /[.;!?\n]/;
   let i = at - 1;
-  while (i >= 0 && !stop.test(text[i] ?? '')) i--;
+  // A full stop inside a date or a number (2.2.2021, 1.5) does not end the sentence.
+  const ends = (k: number) =>
+    stop.test(text[k] ?? '') &&
+    !(/[.,]/.test(text[k] ?? '') && /\d/.test(text[k - 1] ?? '') && /\d/.test(text[k + 1] ?? ''));
+  while (i >= 0 && !ends(i)) i--;
   return text.slice(i + 1, at);
 }
 
@@ -124,7 +128,7 @@ const CONDITION = word(
 );
 /** A party's claim: «המשיבה טוענת כי דין הערר להידחות», «העוררים ביקשו לקבל את הערר». */
 const CLAIM = word(
-  'טוען|טוענת|טוענים|טוענות|לטענת\\S*|לשיטת\\S*|לעמדת\\S*|מבקש|מבקשת|מבקשים|מבקשות|ביקש|ביקשה|ביקשו|עותר|עותרת|עותרים|דורש\\S*|עתר\\S*',
+  'טוען|טוענת|טוענים|טוענות|טען|טענה|טענו|לטענת\\S*|לשיטת\\S*|לעמדת\\S*|מבקש|מבקשת|מבקשים|מבקשות|ביקש|ביקשה|ביקשו|עותר|עותרת|עותרים|דורש\\S*|עתר\\S*',
 );
 const NEGATION = /(?:^|\s)(?:לא|אין|איננו|אינני|אינה|אינו|אינם|אינך)(?:\s+\S+){0,4}\s*$/u;
 /** The relative clause of a decision recited: «החלטה … לפיה / בגדרה / אשר דחתה». */
@@ -132,7 +136,7 @@ const RELATIVE =
   /(?:^|[\s,(])ו?(?:לפיה|לפיו|שלפיה|בגדרה|בגדרו|שבגדרה|במסגרתה|במסגרתו|שבמסגרתה|בה|בו|שבה|שבו|אשר|שבהן|בהן|שבהם)(?:\s+\S+){0,3}\s*$/u;
 /** Narrative of what happened before: a date, «בפסק הדין», «בהחלטה». */
 const NARRATIVE =
-  /(?:^|[\s,(])(?:ביום|בתאריך|בשנת|בפסק\s+(?:ה)?דין|בפסק\s+דינו|בהחלטה|בהחלטתה|בהחלטתו|לאחר\s+ש\S*)(?=\s|$)|\d{1,2}[./]\d{1,2}[./]\d{2,4}/u;
+  /(?:^|[\s,(])(?:ביום|בתאריך|בשנת|בפסק\s+(?:ה)?דין|בפסק\s+דינו|בהחלטה|בהחלטתה|בהחלטתו|לאחר|אחרי|משעה)(?=\s|$)|\d{1,2}[./]\d{1,2}[./]\d{2,4}/u;
 /** Requests in the course of a proceeding: a rejected one is no outcome. */
 const INTERLOCUTORY =
   /עיכוב|הקפא|החלפ|מינוי|צירוף|תיקון|הארכת\s+מועד|לעיין\s+מחדש|עיון\s+מחדש|גילוי|פסלות|פסילה|סילוק|לסלק|ביניים|צו\s+מניעה|סעד\s+זמני|בקשה\s+ל(?:פסיקת\s+)?הוצאות|דחיית\s+מועד|איחוד|פיצול/u;
@@ -145,6 +149,8 @@ const CLOSING =
   /(?:^|[\n.:;]\s*|\d+\.\s*)(?:סוף\s+דבר|התוצאה(?:\s+היא)?|לסיכום|סיכומו\s+של\s+דבר|סיכום)(?=[\s:,])/gu;
 /** The document reviews a court's or committee's decision: an appeal or petition before a court. */
 const REVIEW = /ערעור|מערער|עתיר|עותר|בית\s+(?:ה)?משפט|בימ|ביהמ|קמא/u;
+
+const APPEAL = /ערר|ערעור|עתיר|רשות|עת.מ|עמ.נ/u;
 
 /** Whether a position is inside a quotation (ASCII or typographic marks; gershayim between letters aside). */
 function quoted(text: string, at: number): boolean {
@@ -253,7 +259,7 @@ function judge(
       !REVIEW.test(text);
     role = digest ? 'own' : 'prior';
   } else if (PAST_ONLY.test(verb) && !inClosing) role = 'prior';
-  else if (!inClosing && NARRATIVE.test(sentence)) role = 'prior';
+  else if (!inClosing && /^(?:נדחה|התקבל)$/u.test(verb) && NARRATIVE.test(sentence)) role = 'prior';
   return { value, role, rule: r.rule, span };
 }
 
@@ -263,7 +269,10 @@ export function readOutcome(text: string): OutcomeReading {
   const closing = [...text.matchAll(CLOSING)].map((m) => m.index ?? 0).pop() ?? -1;
   const own = all.filter((m) => m.role === 'own');
   const chosen = (closing === -1 ? undefined : own.find((m) => m.span.start > closing)) ?? own.at(-1);
-  const prior = all.find((m) => m.role === 'prior');
+  // The decision under review is the one on an appeal or petition; a permit or claim refused before it is
+  // the fallback («הוועדה המקומית דחתה את הבקשה … ועדת הערר דחתה את הערר»).
+  const recited = all.filter((m) => m.role === 'prior');
+  const prior = recited.find((m) => APPEAL.test(m.span.text)) ?? recited[0];
   return {
     own: chosen === undefined ? null : { value: chosen.value, span: chosen.span },
     prior: prior === undefined ? null : { value: prior.value, span: prior.span },

@@ -208,3 +208,30 @@ describe('outcome reader: prose without outcome verbs', () => {
     );
   });
 });
+
+describe('outcome reader: forms of recited decisions', () => {
+  it.each<[Outcome, string]>([
+    ['rejection', 'לאחר שהערר נדחה, פנו העוררים לבית המשפט המחוזי.'],
+    ['full_acceptance', 'ביום 2.2.2021 הערר התקבל, והמשיבה פנתה לערכאה הבאה.'],
+    ['rejection', 'בהחלטה מיום 9.9.2019 הערר שהוגש על ידי העוררים נדחה.'],
+  ])('%s: %s', (value, text) => {
+    expect(readOutcome(text)).toMatchObject({ own: null, prior: { value } });
+  });
+
+  it('the decision under review is the one on an appeal, not the permit refused before it', () => {
+    const text = 'הוועדה המקומית דחתה את הבקשה להיתר. ועדת הערר קיבלה את הערר, ומכאן העתירה שלפנינו.';
+    expect(prior(text)).toBe('full_acceptance');
+  });
+
+  it('an operative present form stays the decision’s own, whatever date the sentence gives', () => {
+    expect(own('בהחלטה זו, הניתנת ביום 1.3.2024, אנו דוחים את הערר.')).toBe('rejection');
+    expect(own('סוף דבר: העתירה התקבלה.')).toBe('full_acceptance');
+  });
+
+  it('a party’s claim that the appeal is accepted is no outcome', () => {
+    expect(readOutcome('העורר, באמצעות בא כוחו, טען כי הערר מתקבל מאליו.')).toEqual({
+      own: null,
+      prior: null,
+    });
+  });
+});
