@@ -117,7 +117,7 @@ function clauseBefore(text: string, at: number, comma: boolean): string {
   const ends = (k: number) =>
     stop.test(text[k] ?? '') &&
     !(/[.,]/.test(text[k] ?? '') && /\d/.test(text[k - 1] ?? '') && /\d/.test(text[k + 1] ?? ''));
-  while (i >= 0 && !ends(i)) i--;
+  while (i >= 0 && at - i < 400 && !ends(i)) i--;
   return text.slice(i + 1, at);
 }
 
@@ -152,17 +152,19 @@ const REVIEW = /ערעור|מערער|עתיר|עותר|בית\s+(?:ה)?משפט
 
 const APPEAL = /ערר|ערעור|עתיר|רשות|עת.מ|עמ.נ/u;
 
-/** Whether a position is inside a quotation (ASCII or typographic marks; gershayim between letters aside). */
-function quoted(text: string, at: number): boolean {
-  let from = text.lastIndexOf('\n', at - 1) + 1;
-  let inside = false;
-  for (; from < at; from++) {
-    const c = text[from] ?? '';
-    if (c === '«' || c === '„') inside = true;
-    else if (c === '»') inside = false;
+/** For each position, whether it is inside a quotation (ASCII or typographic marks, gershayim between
+ * letters aside); a line break closes any. One pass, so a long text with many mentions stays linear. */
+function quotations(text: string): Uint8Array {
+  const inside = new Uint8Array(text.length + 1);
+  let on = false;
+  for (let i = 0; i < text.length; i++) {
+    inside[i] = on ? 1 : 0;
+    const c = text[i] ?? '';
+    if (c === '\n' || c === '»') on = false;
+    else if (c === '«' || c === '„') on = true;
     else if (c === '"' || c === '“' || c === '”') {
-      const between = /[א-ת]/.test(text[from - 1] ?? '') && /[א-ת]/.test(text[from + 1] ?? '');
-      if (!between) inside = !inside;
+      const between = /[א-ת]/.test(text[i - 1] ?? '') && /[א-ת]/.test(text[i + 1] ?? '');
+      if (!between) on = !on;
     }
   }
   return inside;
@@ -194,11 +196,12 @@ export function findOutcomes(text: string): OutcomeMention[] {
     text.search(/\n\s*\n/u) === -1 ? text.length : text.search(/\n\s*\n/u),
     400,
   );
+  const inQuote = quotations(text);
   const out: OutcomeMention[] = [];
   let taken = -1;
   for (const r of raw) {
     if (r.start < taken) continue;
-    const mention = judge(text, r, closing, firstParagraph);
+    const mention = judge(text, r, closing, firstParagraph, inQuote);
     if (mention === null) continue;
     out.push(mention);
     taken = r.end;
@@ -211,6 +214,7 @@ function judge(
   r: { start: number; end: number; rule: OutcomeRule; groups: Record<string, string | undefined> },
   closing: number,
   firstParagraph: number,
+  inQuote: Uint8Array,
 ): OutcomeMention | null {
   const g = r.groups;
   const verb = g.verb ?? '';
@@ -247,7 +251,7 @@ function judge(
   const span = { start: r.start, end: r.end, text: text.slice(r.start, r.end) };
   const inClosing = closing !== -1 && r.start > closing;
   let role: 'own' | 'prior' = 'own';
-  if (quoted(text, r.start)) role = 'prior';
+  if (inQuote[r.start] === 1) role = 'prior';
   else if (g.pre === 'ש' || (RELATIVE.test(sentence) && !/אשר\s+(?:על|ל)\s*כן\s*,?\s*$/u.test(sentence)))
     role = 'prior';
   else if (r.rule === 'resolved' && /(?:^|\s)החליט(?:ה|ו)?(?:\s+\S+){0,3}\s*$/u.test(clause)) role = 'prior';

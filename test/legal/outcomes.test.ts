@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/db/schema/vocabulary.ts';
 import { findOutcomes, outcomesStated, readOutcome } from '../../src/legal/outcomes.ts';
+import { extractMetadata } from '../../src/precedents/metadata.ts';
+import { segmentDecision } from '../../src/style/segments.ts';
 
 const own = (text: string) => readOutcome(text).own?.value ?? null;
 const prior = (text: string) => readOutcome(text).prior?.value ?? null;
@@ -233,5 +235,31 @@ describe('outcome reader: forms of recited decisions', () => {
       own: null,
       prior: null,
     });
+  });
+});
+
+describe('the readers that use it', () => {
+  it('the metadata extractor takes the own outcome, at its page and offsets, not the recited one', () => {
+    const pages = [
+      'פסק דין\nלפנינו ערעור על החלטת ועדת הערר אשר דחתה את הערר.\nהמערערים טוענים כי נפל פגם.',
+      'דיון\nהפגם יורד לשורש העניין.\nסוף דבר: הערעור מתקבל בחלקו.',
+    ];
+    const outcome = extractMetadata(pages).outcome;
+    expect(outcome).toMatchObject({
+      value: 'partial_acceptance',
+      at: { page: 2, text: 'הערעור מתקבל בחלקו' },
+    });
+    expect(pages[1]?.slice(outcome?.at.start, outcome?.at.end)).toBe('הערעור מתקבל בחלקו');
+  });
+
+  it('the style segmenter reads the outcome part, not the background', () => {
+    const page = [
+      'ערר 7/25',
+      'החלטה',
+      '1. הוועדה המקומית דחתה את הבקשה להיתר.',
+      'סוף דבר',
+      '2. דין הערר להתקבל.',
+    ].join('\n');
+    expect(segmentDecision([page]).outcome).toBe('full_acceptance');
   });
 });
