@@ -6,7 +6,7 @@
 import type { Outcome } from '../db/schema/vocabulary.ts';
 import { Q } from './text.ts';
 
-export type OutcomeRule = 'stated' | 'inverted' | 'doomed' | 'decided' | 'resolved' | 'ordered';
+export type OutcomeRule = 'stated' | 'inverted' | 'doomed' | 'decided' | 'resolved' | 'ordered' | 'absolute';
 
 export interface OutcomeSpan {
   start: number;
@@ -46,7 +46,7 @@ const SUBJECT = `${START}(?<!ועד(?:ת|ות)\\s+)(?:[וש]|כש)?(?<noun>${NOU
 const OWNER = `(?:\\s+(?:של\\s+)?ה(?:עורר|מערער|עותר|מבקש|תובע|משיב)\\S*)?`;
 /** What may stand between the noun and its verb: «הערר שבפנינו אפוא נדחה». */
 const MOD = `(?:\\s+(?:שבפנינו|שלפנינו|שבפניי|דנן|הנוכחי|הנדון|זה|זו|שבכותרת|כולו|כולה|כולם|אפוא|איפוא|בזאת|בזה|לפיכך|לכן|אם\\s+כן|כאמור|(?:גם|אף)\\s+(?:הוא|היא|הם)|על\\s+כל\\s+חלקיו|בעיקרו|בעיקרה|\\([^()\\n]{1,40}\\)|ש(?:הוגש|הגיש)\\S*(?:\\s+(?:על[\\s-]*ידי|ע${Q}י|מטעם)\\s+\\S+)?))`;
-const PART = `ב?חלקו|בחלקה|בחלקם|בחלקן|חלקית|באופן\\s+חלקי|בחלק\\s+מ\\S+`;
+const PART = `ב?חלקו|בחלקה|בחלקם|בחלקן|ברובו|ברובה|ברובם|חלקית|באופן\\s+חלקי|בחלק\\s+מ\\S+`;
 const FULL = `במלואו|במלואה|במלואם|במלואן|על\\s+כל\\s+חלקיו`;
 const QUAL = `(?:\\s*,?\\s*(?<qual>${PART}|${FULL})${END})?`;
 /** «…מתקבל בחלקו ונדחה בחלקו / ביתרו» is one partial outcome. */
@@ -63,7 +63,7 @@ const RULES: readonly { name: OutcomeRule; re: RegExp }[] = [
   {
     name: 'stated',
     re: new RegExp(
-      `${SUBJECT}${OWNER}${MOD}{0,3}(?<neg>\\s+לא)?\\s+(?<cond>(?:היה|הייתה|היו)\\s+)?${PASSIVE}${END}${SHAF}${QUAL}${REST}`,
+      `${SUBJECT}${OWNER}${MOD}{0,3}(?<rel>\\s*,?\\s+(?:אשר|שגם\\s+(?:הוא|היא)))?(?<neg>\\s+לא)?\\s+(?<cond>(?:היה|הייתה|היו)\\s+)?${PASSIVE}${END}${SHAF}${QUAL}${REST}`,
       'gu',
     ),
   },
@@ -104,6 +104,14 @@ const RULES: readonly { name: OutcomeRule; re: RegExp }[] = [
     name: 'ordered',
     re: new RegExp(
       `${START}(?:מורים|מורה|הורינו|הוחלט|החלטנו|מחליטים|מחליטה|התוצאה(?:\\s+היא)?\\s*:?)\\s+(?:על\\s+)?(?<verb>דחיית|קבלת|קבלה\\s+חלקית\\s+של|קבלה\\s+מלאה\\s+של)\\s+(?<noun>${NOUN})${END}${SHAF}${QUAL}${REST}`,
+      'gu',
+    ),
+  },
+  // A petition granted: «הצו על תנאי נעשה מוחלט», «ניתן בזאת צו מוחלט».
+  {
+    name: 'absolute',
+    re: new RegExp(
+      `${START}(?:(?<noun>הצו)\\s+(?:על\\s+תנאי\\s+)?(?<verb>נעשה|הופך|ייעשה|יהפוך)\\s+(?:ל)?מוחלט|(?<verb2>ניתן|ניתנים|ניתנו)\\s+(?:בזאת\\s+)?(?:צו|צווים)\\s+מוחלט(?:ים)?)${END}`,
       'gu',
     ),
   },
@@ -217,7 +225,7 @@ function judge(
   inQuote: Uint8Array,
 ): OutcomeMention | null {
   const g = r.groups;
-  const verb = g.verb ?? '';
+  const verb = g.verb ?? g.verb2 ?? '';
   const noun = g.noun ?? g.noun2 ?? g.noun3 ?? '';
   const clause = clauseBefore(text, r.start, true);
   const sentence = clauseBefore(text, r.start, false);
@@ -252,7 +260,11 @@ function judge(
   const inClosing = closing !== -1 && r.start > closing;
   let role: 'own' | 'prior' = 'own';
   if (inQuote[r.start] === 1) role = 'prior';
-  else if (g.pre === 'ש' || (RELATIVE.test(sentence) && !/אשר\s+(?:על|ל)\s*כן\s*,?\s*$/u.test(sentence)))
+  else if (
+    g.rel !== undefined ||
+    g.pre === 'ש' ||
+    (RELATIVE.test(sentence) && !/אשר\s+(?:על|ל)\s*כן\s*,?\s*$/u.test(sentence))
+  )
     role = 'prior';
   else if (r.rule === 'resolved' && /(?:^|\s)החליט(?:ה|ו)?(?:\s+\S+){0,3}\s*$/u.test(clause)) role = 'prior';
   else if (r.rule === 'decided' && PAST_ACTIVE.test(verb)) {

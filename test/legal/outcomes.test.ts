@@ -32,6 +32,8 @@ const STATED: [Outcome, string][] = [
   ['partial_acceptance', 'העתירה מתקבלת בחלקה: ההיתר יוחזר לדיון.'],
   ['partial_acceptance', 'אנו מקבלים את הערר בחלקו, ומחזירים את העניין לוועדה המקומית.'],
   ['partial_acceptance', 'סוף דבר, העררים מתקבלים בחלקם.'],
+  ['partial_acceptance', 'בהתאם לכך, הערר מתקבל ברובו.'],
+  ['full_acceptance', 'לפיכך הצו על תנאי נעשה מוחלט.'],
   ['rejection', 'אשר על כן הערר נדחה.'],
   ['rejection', 'משלא הוכחה פגיעה, דין הערר להידחות.'],
   ['rejection', 'על יסוד כל אלה אנו דוחים את הערר.'],
@@ -126,6 +128,7 @@ describe('outcome reader: what is no outcome', () => {
     'ההתנגדויות נדחו, והתכנית אושרה.',
     'קבלת הערר תביא לפגיעה בתכנון הכולל.',
     'השמאית עצמה דנה בטענה ודחתה אותה.',
+    'העותרים מבקשים כי הצו על תנאי ייעשה מוחלט.',
   ])('%s', (text) => {
     expect(readOutcome(text)).toEqual({ own: null, prior: null });
   });
@@ -216,6 +219,7 @@ describe('outcome reader: forms of recited decisions', () => {
     ['rejection', 'לאחר שהערר נדחה, פנו העוררים לבית המשפט המחוזי.'],
     ['full_acceptance', 'ביום 2.2.2021 הערר התקבל, והמשיבה פנתה לערכאה הבאה.'],
     ['rejection', 'בהחלטה מיום 9.9.2019 הערר שהוגש על ידי העוררים נדחה.'],
+    ['rejection', 'על החלטת הוועדה הוגשה עתירה, אשר נדחתה.'],
   ])('%s: %s', (value, text) => {
     expect(readOutcome(text)).toMatchObject({ own: null, prior: { value } });
   });
