@@ -271,7 +271,7 @@ function judge(
     // A digest opens with the committee's decision it reports: «ועדת הערר קיבלה את הערר…».
     const digest =
       r.start < firstParagraph &&
-      /ועד(?:ת|ה)\s+(?:ה)?ערר/u.test(text.slice(0, r.start)) &&
+      /(?:^|\s)ועד(?:ת|ה)\s+(?:ה)?ערר(?:\s+[^\s()]+){0,6}\s*$/u.test(sentence) &&
       !REVIEW.test(text);
     role = digest ? 'own' : 'prior';
   } else if (PAST_ONLY.test(verb) && !inClosing) role = 'prior';

@@ -102,6 +102,11 @@ describe('outcome reader: own and prior', () => {
     expect(readOutcome(text).prior).toBeNull();
   });
 
+  it('a committee decision’s own heading does not make the local committee’s refusal its outcome', () => {
+    const text = 'ועדת הערר לתכנון ובנייה מחוז דרום\nערר 3/25\nהחלטה\nהוועדה המקומית דחתה את הבקשה להיתר.';
+    expect(readOutcome(text)).toMatchObject({ own: null, prior: { value: 'rejection' } });
+  });
+
   it('the closing part wins over details and over an earlier statement in the reasoning', () => {
     const text = [
       'בהחלטה הקודמת בעניין זה הערר נדחה.',
