@@ -4,6 +4,7 @@
 // outcome of the decision under review recited in the background («ועדת הערר דחתה את הערר», «לפיה נדחה
 // הערר»). Conditionals, questions, parties' claims and interlocutory requests are no outcome. Never throws.
 import type { Outcome } from '../db/schema/vocabulary.ts';
+import { findProceedings } from './proceedings.ts';
 import { Q } from './text.ts';
 
 export type OutcomeRule = 'stated' | 'inverted' | 'doomed' | 'decided' | 'resolved' | 'ordered' | 'absolute';
@@ -266,6 +267,14 @@ function judge(
     (RELATIVE.test(sentence) && !/אשר\s+(?:על|ל)\s*כן\s*,?\s*$/u.test(sentence))
   )
     role = 'prior';
+  else if (
+    (r.rule === 'stated' || r.rule === 'inverted') &&
+    (PAST_ONLY.test(verb) || /^(?:נדחה|התקבל)$/u.test(verb)) &&
+    !inClosing &&
+    (findProceedings(sentence).length > 0 || /(?:^|\s)שם\s*$/u.test(sentence))
+  )
+    // The outcome of a precedent cited in the sentence («בעע״מ 1234/19 … שם נדחה הערעור»): neither.
+    return null;
   else if (r.rule === 'resolved' && /(?:^|\s)החליט(?:ה|ו)?(?:\s+\S+){0,3}\s*$/u.test(clause)) role = 'prior';
   else if (r.rule === 'decided' && PAST_ACTIVE.test(verb)) {
     // A digest opens with the committee's decision it reports: «ועדת הערר קיבלה את הערר…».
