@@ -1,6 +1,7 @@
 // The three outcomes of an appeal as the tools take and read them: the vocabulary and its Hebrew labels
 // (src/db/schema/vocabulary.ts), and on input the legacy values older clients and the library's first
-// vocabulary sent. Betterment levy is a practice area, never an outcome.
+// vocabulary sent. Betterment levy is a practice area, never an outcome. Reading an outcome stated in a text
+// is src/legal/outcomes.ts's job.
 import * as z from 'zod';
 import { invalidArgs } from '../contract/errors.ts';
 import { type Outcome, outcomeLabels, outcomes } from '../db/schema/vocabulary.ts';
@@ -49,33 +50,6 @@ export function parseOutcome(value: string): Outcome | null {
   const old = legacy[v];
   if (old !== undefined) return old;
   return byLabel.get(normalizeHebrew(value)) ?? null;
-}
-
-// The wording of a conclusion: "הערר נדחה", "הערר מתקבל בחלקו", "הערר מתקבל" (and their common variants).
-// Partial comes first: "מתקבל בחלקו" also contains "מתקבל".
-const WORDINGS: readonly [Outcome, RegExp][] = [
-  [
-    'partial_acceptance',
-    /(מתקבל|התקבל|מתקבלת|נתקבל)\s+(ב?חלקו|בחלקה|באופן\s+חלקי)|קבלה\s+חלקית|מתקבל\s+חלקית/u,
-  ],
-  ['rejection', /(הערר|העררים|העתירה)\s+(נדחה|נדחים|נדחית)|נדחה\s+בזאת|דחיית\s+הערר|אנו\s+דוחים/u],
-  ['full_acceptance', /(הערר|העררים)\s+(מתקבל|מתקבלים|התקבל)|קבלה\s+מלאה|קבלת\s+הערר|אנו\s+מקבלים/u],
-];
-
-/** The outcomes an outcome block's text states, in the order of the rules (several means it is ambiguous). */
-export function outcomesStated(text: string): Outcome[] {
-  // Quote marks and niqqud aside, the wording is matched as written: the normaliser would drop prefixes.
-  const flat = text.replaceAll(/[\u0591-\u05C7]/g, '').replaceAll(/\s+/g, ' ');
-  const found: Outcome[] = [];
-  let rest = flat;
-  for (const [outcome, re] of WORDINGS) {
-    if (re.test(rest)) {
-      found.push(outcome);
-      // "מתקבל בחלקו" must not also count as full acceptance.
-      rest = rest.replace(new RegExp(re.source, 'gu'), ' ');
-    }
-  }
-  return found;
 }
 
 /** An outcome parameter: any accepted value, mapped by `outcomeOf` (which refuses the rest). */

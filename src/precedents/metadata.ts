@@ -5,6 +5,7 @@
 
 import type { MetadataField, Outcome, PracticeArea } from '../db/schema/vocabulary.ts';
 import { findDates } from '../legal/dates.ts';
+import { readOutcome } from '../legal/outcomes.ts';
 import { findProceedings } from '../legal/proceedings.ts';
 import { Q } from '../legal/text.ts';
 
@@ -166,29 +167,21 @@ function partiesOf(
   return undefined;
 }
 
-const OUTCOME = new RegExp(
-  '(?<![א-ת])(?:[שו])?(?:הערר|העררים|הערעור|הערעורים|העתירה|העתירות|הבקשה|התביעה|הדיון הנוסף)\\s+' +
-    '(?:(?:אפוא|בזאת|בעיקרו)\\s+)?(נדח(?:ה|ית|ים|ות)|להידחות|מתקבל(?:ת|ים|ות)?|התקבל(?:ה|ו)?|להתקבל)' +
-    '(?:\\s+(בחלקו|בחלקה|בחלקם|חלקית))?',
-  'g',
-);
-
+/** The decision's own outcome, read over all its pages (its closing part is on the last), at its page. */
 function outcomeOf(pages: readonly string[]): ExtractedField<Outcome> | undefined {
-  let found: ExtractedField<Outcome> | undefined;
-  pages.forEach((text, i) => {
-    OUTCOME.lastIndex = 0;
-    for (let m = OUTCOME.exec(text); m !== null; m = OUTCOME.exec(text)) {
-      const verb = m[1] ?? '';
-      const value: Outcome =
-        m[2] !== undefined
-          ? 'partial_acceptance'
-          : /נדח|להידחות/.test(verb)
-            ? 'rejection'
-            : 'full_acceptance';
-      found = { value, at: { page: i + 1, start: m.index, end: m.index + m[0].length, text: m[0] } };
-    }
-  });
-  return found;
+  const own = readOutcome(pages.join('\n')).own;
+  if (own === null) return undefined;
+  let page = 0;
+  let from = 0;
+  while (page < pages.length - 1 && own.span.start >= from + (pages[page] ?? '').length + 1) {
+    from += (pages[page] ?? '').length + 1;
+    page++;
+  }
+  const start = own.span.start - from;
+  return {
+    value: own.value,
+    at: { page: page + 1, start, end: start + own.span.text.length, text: own.span.text },
+  };
 }
 
 const GIVEN = /(?:^|\s)(?:ניתנה|ניתן|ניתנו|ניתנת)(?:\s|$)/;

@@ -2,13 +2,13 @@
 // the outcome stated as set, the header as the case records it, the appraisers' figures, and the quote
 // marks of Hebrew abbreviations.
 import { extractFacts } from '../analysis/appraisal.ts';
-import { outcomesStated } from '../cases/outcomes.ts';
 import type { appraisalFacts, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
 import type { DraftBlockRow } from '../db/schema/drafting.ts';
 import { type Outcome, outcomeLabels } from '../db/schema/vocabulary.ts';
 import { requiredBlockKinds } from '../drafting/blocks.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
+import { outcomesStated } from '../legal/outcomes.ts';
 import { partiesAgreement } from './citations.ts';
 import { cut, type Finding, noProvenance } from './findings.ts';
 

@@ -4,12 +4,13 @@
 // (טענות הצדדים, טענות העוררים…), discussion (דיון והכרעה), outcome (סוף דבר / התוצאה, or the closing
 // paragraph that opens «אשר על כן» or «לפיכך» and decides the appeal) and signatures (ניתנה היום …). Each part
 // runs to the start of the next; a part over two pages is one segment per page. The decision's outcome is
-// read from its outcome part (else its last paragraphs).
+// read from its outcome part (else its last paragraphs) by the one outcome reader (src/legal/outcomes.ts).
 import { headingSection } from '../analysis/claims.ts';
 import { headingLike, labelOf } from '../analysis/layout.ts';
 import type { StylePart } from '../db/schema/holdings.ts';
 import type { Outcome } from '../db/schema/vocabulary.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
+import { readOutcome } from '../legal/outcomes.ts';
 
 export interface StyleSegment {
   part: StylePart;
@@ -70,20 +71,6 @@ interface Boundary {
   heading: string | null;
   page: number;
   at: number;
-}
-
-/** The decision's outcome as written in a text, or null. */
-export function readOutcome(text: string): Outcome | null {
-  const t = n(text);
-  if (/(?:מתקבל|התקבל|מקבלימ|לקבל)\S* (?:\S+ )?(?:בחלקו|באופנ חלקי|חלקית)/.test(t))
-    return 'partial_acceptance';
-  if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:נדח|נדחימ|נדחית)|דוחימ את|נדחה|נדחימ/.test(t)) {
-    return 'rejection';
-  }
-  if (/(?:הערר|העררימ|העתירה|הערעור)(?: \S+)? (?:מתקבל|התקבל)|מקבלימ את|מתקבל|מתקבלימ/.test(t)) {
-    return 'full_acceptance';
-  }
-  return null;
 }
 
 /** The lines of a page with their offsets (trimmed), and each line's text without its paragraph number. */
@@ -159,7 +146,7 @@ export function segmentDecision(pages: readonly string[]): {
         line.numbered &&
         (current === 'discussion' || current === 'background') &&
         CLOSING.test(line.norm) &&
-        readOutcome(line.text) !== null
+        readOutcome(line.text).own !== null
       ) {
         open('outcome', null, page, line.start);
       }
@@ -189,6 +176,6 @@ export function segmentDecision(pages: readonly string[]): {
   });
   const closing = segments.filter((s) => s.part === 'outcome').map((s) => s.text);
   const tail = segments.filter((s) => s.part !== 'signatures').slice(-1)[0]?.text ?? '';
-  const outcome = readOutcome(closing.length > 0 ? closing.join('\n') : tail.slice(-600));
+  const outcome = readOutcome(closing.length > 0 ? closing.join('\n') : tail.slice(-600)).own?.value ?? null;
   return { segments, outcome };
 }
