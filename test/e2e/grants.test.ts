@@ -85,6 +85,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         document_list: { readOnlyHint: true, destructiveHint: false },
         document_update: { readOnlyHint: false, destructiveHint: false },
         document_upload: { readOnlyHint: false, destructiveHint: false },
+        document_delete: { readOnlyHint: false, destructiveHint: true },
+        document_extract: { readOnlyHint: false, destructiveHint: false },
         internal_decision_add: { readOnlyHint: false, destructiveHint: false },
         reference_list: { readOnlyHint: true, destructiveHint: false },
         claim_list: { readOnlyHint: true, destructiveHint: false },
