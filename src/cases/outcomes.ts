@@ -3,9 +3,8 @@
 // vocabulary sent. Betterment levy is a practice area, never an outcome. Reading an outcome stated in a text
 // is src/legal/outcomes.ts's job.
 import * as z from 'zod';
-import { invalidArgs } from '../contract/errors.ts';
 import { type Outcome, outcomeLabels, outcomes } from '../db/schema/vocabulary.ts';
-import { normalizeHebrew } from '../hebrew/text.ts';
+import { vocabularyInput } from './vocabulary_input.ts';
 
 /** Legacy values, mapped on input only: nothing is stored or returned in these words. */
 const legacy: Readonly<Record<string, Outcome>> = {
@@ -25,32 +24,19 @@ const legacyHebrew: Readonly<Record<string, Outcome>> = {
   'הערר התקבל': 'full_acceptance',
 };
 
-/** Every value an outcome parameter accepts, for the refusal that lists them. */
-export const acceptedOutcomeValues: readonly string[] = [
-  ...outcomes,
-  ...Object.values(outcomeLabels),
-  ...Object.keys(legacy),
-  ...Object.keys(legacyHebrew),
-];
+const outcomeWords = vocabularyInput({
+  values: outcomes,
+  labels: outcomeLabels,
+  legacy: { ...legacy, ...legacyHebrew },
+  noun: 'an outcome',
+  note: 'Betterment levy is a practice area, not an outcome.',
+});
 
-const byLabel = new Map<string, Outcome>(
-  [
-    ...Object.entries(outcomeLabels).map(([k, label]) => [label, k as Outcome] as const),
-    ...Object.entries(legacyHebrew),
-  ].map(([label, k]) => [normalizeHebrew(label), k]),
-);
+/** Every value an outcome parameter accepts, for the refusal that lists them. */
+export const acceptedOutcomeValues: readonly string[] = outcomeWords.accepted;
 
 /** The canonical outcome a value names (canonical, Hebrew label or legacy), or null. */
-export function parseOutcome(value: string): Outcome | null {
-  const v = value
-    .trim()
-    .toLowerCase()
-    .replaceAll(/[\s-]+/g, '_');
-  if ((outcomes as readonly string[]).includes(v)) return v as Outcome;
-  const old = legacy[v];
-  if (old !== undefined) return old;
-  return byLabel.get(normalizeHebrew(value)) ?? null;
-}
+export const parseOutcome = (value: string): Outcome | null => outcomeWords.parse(value);
 
 /** An outcome parameter: any accepted value, mapped by `outcomeOf` (which refuses the rest). */
 export const outcomeInput = z
@@ -61,14 +47,4 @@ export const outcomeInput = z
   .describe('rejection | partial_acceptance | full_acceptance (or דחייה, קבלה חלקית, קבלה מלאה)');
 
 /** The canonical outcome of a parameter's value, or invalid_args listing the accepted values. */
-export function outcomeOf(value: string, path = 'outcome'): Outcome {
-  const outcome = parseOutcome(value);
-  if (outcome === null) {
-    throw invalidArgs(
-      [{ path, message: `"${value}" is not an outcome` }],
-      `Use one of: ${acceptedOutcomeValues.join(', ')}. Betterment levy is a practice area, not an outcome.`,
-      { details: { accepted: acceptedOutcomeValues } },
-    );
-  }
-  return outcome;
-}
+export const outcomeOf = (value: string, path = 'outcome'): Outcome => outcomeWords.of(value, path);

@@ -1,9 +1,8 @@
 // The practice area as the tools take it: the vocabulary and its Hebrew labels (src/db/schema/vocabulary.ts),
 // and on input the free-text words cases were opened with before ("betterment levy", "permit", "plan"…).
 import * as z from 'zod';
-import { invalidArgs } from '../contract/errors.ts';
 import { type PracticeArea, practiceAreaLabels, practiceAreas } from '../db/schema/vocabulary.ts';
-import { normalizeHebrew } from '../hebrew/text.ts';
+import { vocabularyInput } from './vocabulary_input.ts';
 
 /** Legacy words, mapped on input only (the migration that gave cases the vocabulary maps the same ones). */
 const legacy: Readonly<Record<string, PracticeArea>> = {
@@ -21,29 +20,18 @@ const legacy: Readonly<Record<string, PracticeArea>> = {
   תוכנית: 'planning',
 };
 
-/** Every value a practice-area parameter accepts, for the refusal that lists them. */
-export const acceptedPracticeAreaValues: readonly string[] = [
-  ...practiceAreas,
-  ...Object.values(practiceAreaLabels),
-  ...Object.keys(legacy),
-];
+const areaWords = vocabularyInput({
+  values: practiceAreas,
+  labels: practiceAreaLabels,
+  legacy,
+  noun: 'a practice area',
+});
 
-const byWord = new Map<string, PracticeArea>(
-  [
-    ...Object.entries(practiceAreaLabels).map(([k, label]) => [label, k] as const),
-    ...Object.entries(legacy),
-  ].map(([word, area]) => [normalizeHebrew(word), area as PracticeArea]),
-);
+/** Every value a practice-area parameter accepts, for the refusal that lists them. */
+export const acceptedPracticeAreaValues: readonly string[] = areaWords.accepted;
 
 /** The practice area a value names (canonical, Hebrew label or legacy word), or null. */
-export function parsePracticeArea(value: string): PracticeArea | null {
-  const v = value
-    .trim()
-    .toLowerCase()
-    .replaceAll(/[\s-]+/g, '_');
-  if ((practiceAreas as readonly string[]).includes(v)) return v as PracticeArea;
-  return byWord.get(normalizeHebrew(value)) ?? null;
-}
+export const parsePracticeArea = (value: string): PracticeArea | null => areaWords.parse(value);
 
 /** A practice-area parameter: any accepted value, mapped by `practiceAreaOf` (which refuses the rest). */
 export const practiceAreaInput = z
@@ -54,14 +42,5 @@ export const practiceAreaInput = z
   .describe('betterment_levy | compensation | permits | planning (or היטל השבחה, פיצויים, היתרים, תכנון)');
 
 /** The practice area of a parameter's value, or invalid_args listing the accepted values. */
-export function practiceAreaOf(value: string, path = 'practice_area'): PracticeArea {
-  const area = parsePracticeArea(value);
-  if (area === null) {
-    throw invalidArgs(
-      [{ path, message: `"${value}" is not a practice area` }],
-      `Use one of: ${acceptedPracticeAreaValues.join(', ')}.`,
-      { details: { accepted: acceptedPracticeAreaValues } },
-    );
-  }
-  return area;
-}
+export const practiceAreaOf = (value: string, path = 'practice_area'): PracticeArea =>
+  areaWords.of(value, path);
