@@ -4,7 +4,8 @@
 // (עת"מ 12345-05-20). Every quote-mark form (" ' ״ ׳ ׳׳ ” ’), with or without spaces, a one- or two-letter
 // prefix (בעע"מ, ובג"ץ), «מס'», a court in parentheses (עת"מ (ת"א) …) and a local committee's prefix
 // (ערר בב/6010/16) are read; the court and the local prefix are left out of the key, so every written form
-// of one number is one key. Garbage is no proceeding, never an exception. `citationKey` is the one key a
+// of one number is one key. Dotted kinds (ת.א., ע.א.), kinds in words (המרצת פתיחה, ערעור אזרחי, עררים),
+// joined and ranged numbers (64+65/09, 117-119/99) and lists under one kind (…/99, 128/99) give a key each. Garbage is no proceeding, never an exception. `citationKey` is the one key a
 // citation is stored, looked up and resolved by (citation graph, pinned precedents, draft_validate, drafting).
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { DASH, Q } from './text.ts';
