@@ -5,8 +5,10 @@
 // prefix (בעע"מ, ובג"ץ), «מס'», a court in parentheses (עת"מ (ת"א) …) and a local committee's prefix
 // (ערר בב/6010/16) are read; the court and the local prefix are left out of the key, so every written form
 // of one number is one key. Dotted kinds (ת.א., ע.א.), kinds in words (המרצת פתיחה, ערעור אזרחי, עררים),
-// joined and ranged numbers (64+65/09, 117-119/99) and lists under one kind (…/99, 128/99) give a key each. Garbage is no proceeding, never an exception. `citationKey` is the one key a
-// citation is stored, looked up and resolved by (citation graph, pinned precedents, draft_validate, drafting).
+// a party's name before the number (בר"ם שושן 5521/15), joined and ranged numbers (71+72/10, 203-206/11)
+// and lists under one kind (ערר 140/08, 152/08) give a key each. Garbage is no proceeding, never an
+// exception. `citationKey` is the one key a citation is stored, looked up and resolved by (citation graph,
+// pinned precedents, draft_validate, drafting).
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { DASH, Q } from './text.ts';
 
@@ -68,9 +70,16 @@ const NUMBER =
   `(?<n>\\d{1,6})\\s?(?:${DASH}\\s?(?<mm>0?[1-9]|1[0-2])\\s?${DASH}\\s?(?<dy>${YEAR})` +
   `|(?:\\/|${DASH})\\s?(?<oy>${YEAR}))(?![\\d\\/])`;
 
+/**
+ * A party's name may stand between the kind and the number («בר"מ שושן 5521/15»), one word; words that open
+ * a date («ערר מיום 05-03-20») do not, nor after ת"א (the city: «ת"א רחוב…»).
+ */
+const DATE_WORDS = '(?:ביום|מיום|היום|מתאריך|בתאריך|עד|משנת|בשנת|שנת|מספר)';
+
 const PROCEEDING = new RegExp(
   `(?<![א-ת\\d])(?:[ובלמהכש]{1,2})?(?<kind>${KIND_ALTERNATIVES})(?![א-ת])` +
-    `\\s*(?:\\((?<court>[^()\\d]{1,25})\\)\\s*)?(?:מס(?:${Q}|פר)\\s*[:.]?\\s*)?(?:[א-ת]{1,4}\\/)?${NUMBER}`,
+    `\\s*(?:\\((?<court>[^()\\d]{1,25})\\)\\s*)?(?:מס(?:${Q}|פר)\\s*[:.]?\\s*)?` +
+    `(?:(?<party>(?!${DATE_WORDS}\\s)[א-ת]{2,10})\\s+)?(?:[א-ת]{1,4}\\/)?${NUMBER}`,
   'g',
 );
 
@@ -92,15 +101,15 @@ export function proceedingKind(written: string): string | null {
   return KINDS[letters] ?? SPELLED[letters] ?? null;
 }
 
-/** More numbers of the same kind after one, each after a comma or «ו-» («בערר 117/99, 128/99»). */
+/** More numbers of the same kind after one, each after a comma or «ו-» («בערר 140/08, 152/08»). */
 const LISTED = new RegExp(
   `^(?:\\s?,\\s?|\\s+ו\\s?${DASH}?\\s?)(?:(?<n>\\d{1,6})\\s?\\/\\s?(?<oy>${YEAR})` +
     `|(?<dn>\\d{3,6})${DASH}(?<mm>0[1-9]|1[0-2])${DASH}(?<dy>\\d{2}))(?![\\d\\/])`,
 );
-/** At most this many numbers read from one range («ערר 117-119/99»): a longer one is no range. */
+/** At most this many numbers read from one range («ערר 203-206/11»): a longer one is no range. */
 const MAX_RANGE = 20;
 
-/** The numbers one written number stands for: itself, those joined to it (64+65/09), or a range (117-119/99). */
+/** The numbers one written number stands for: itself, those joined to it (71+72/10), or a range (203-206/11). */
 function numbersOf(g: Record<string, string | undefined>, n: number): number[] {
   if (g.joined !== undefined) return [...(g.joined.match(/\d+/g) ?? []).map(Number), n];
   const from = g.from === undefined ? n : Number(g.from);
@@ -116,6 +125,11 @@ export function findProceedings(text: string): FoundProceeding[] {
     const g = m.groups ?? {};
     const kind = proceedingKind(g.kind ?? '');
     if (kind === null || g.n === undefined) continue;
+    if (g.party !== undefined && kind === 'ת"א') {
+      // Not a party: read again from after the kind (a number further on may still be a proceeding).
+      PROCEEDING.lastIndex = m.index + m[0].indexOf(g.kind ?? '') + (g.kind ?? '').length;
+      continue;
+    }
     const district = g.mm !== undefined && g.dy !== undefined;
     const keyOf = (n: number) =>
       district

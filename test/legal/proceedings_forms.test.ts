@@ -1,5 +1,6 @@
 // The written forms a proceeding number takes beyond the plain «kind number»: dotted abbreviations (ת.א.,
-// ע.א.), the magistrates' court's צ"א, kinds spelled out in words, joined and ranged numbers, and a list of
+// ע.א.), the magistrates' court's צ"א, kinds spelled out in words, a party's name before the number, joined and
+// ranged numbers, and a list of
 // numbers under one kind, each expanded to one key per proceeding; and what stays out of them.
 import { describe, expect, it } from 'vitest';
 import { findProceedings } from '../../src/legal/proceedings.ts';
@@ -57,5 +58,15 @@ describe('proceeding numbers in their other written forms', () => {
     expect(found[1]?.text).toBe('152/08');
     // A date or an amount after the comma is not listed.
     expect(keys('בערר 140/08, 3.2.2009, 12,000 ש"ח')).toEqual(['ערר 140/08']);
+  });
+
+  it('reads a party’s name between the kind and the number, but not a date word or after the city ת"א', () => {
+    expect(keys('כפי שפסק בעמ"נ (חי\') שושן 41870-09-14 שושן נ\' הוועדה, ובבר"ם שושן 5521/15')).toEqual([
+      'עמ"נ 41870-09-14',
+      'בר"מ 5521/15',
+    ]);
+    expect(keys('הוגש ערר מיום 05-03-20 ולא ערר ביום 14-02-21')).toEqual([]);
+    expect(keys('המשרד בת"א אלנבי 14/30 נסגר')).toEqual([]);
+    expect(keys('המשרד בת"א אלנבי, ותיק ת"א 8812/19 נדון')).toEqual(['ת"א 8812/19']);
   });
 });
