@@ -4,8 +4,11 @@
 // (עת"מ 12345-05-20). Every quote-mark form (" ' ״ ׳ ׳׳ ” ’), with or without spaces, a one- or two-letter
 // prefix (בעע"מ, ובג"ץ), «מס'», a court in parentheses (עת"מ (ת"א) …) and a local committee's prefix
 // (ערר בב/6010/16) are read; the court and the local prefix are left out of the key, so every written form
-// of one number is one key. Garbage is no proceeding, never an exception. `citationKey` is the one key a
-// citation is stored, looked up and resolved by (citation graph, pinned precedents, draft_validate, drafting).
+// of one number is one key. Dotted kinds (ת.א., ע.א.), kinds in words (המרצת פתיחה, ערעור אזרחי, עררים),
+// a party's name before the number (בר"ם שושן 5521/15), joined and ranged numbers (71+72/10, 203-206/11)
+// and lists under one kind (ערר 140/08, 152/08) give a key each. Garbage is no proceeding, never an
+// exception. `citationKey` is the one key a citation is stored, looked up and resolved by (citation graph,
+// pinned precedents, draft_validate, drafting).
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { DASH, Q } from './text.ts';
 
@@ -27,7 +30,16 @@ const KINDS: Record<string, string> = {
   תא: 'ת"א',
   בשא: 'בש"א',
   ערר: 'ערר',
+  צא: 'צ"א',
 };
+
+/** Kinds written out in words (or in the plural), by their letters (finals folded), to the kind cited. */
+const SPELLED: Record<string, string> = {
+  המרצתפתיחה: 'ה"פ',
+  ערעוראזרחי: 'ע"א',
+  עררימ: 'ערר',
+};
+const SPELLED_ALTERNATIVES = ['המרצת\\s+פתיחה', 'ערעור\\s+אזרחי', 'עררים'];
 
 export const proceedingKinds: readonly string[] = Object.values(KINDS);
 
@@ -40,25 +52,34 @@ const kindPattern = (letters: string): string => {
     const finals: Record<string, string> = { צ: '[צץ]', מ: '[מם]', נ: '[נן]', פ: '[פף]' };
     return finals[c] ?? c;
   });
-  // Two-letter kinds (ע"א, ת"א) need their quote mark: bare they are ordinary words.
-  const gap = letters.length === 2 ? `\\s?${Q}{1,2}\\s?` : `(?:\\s?${Q}{1,2}\\s?)?`;
-  return chars.join(gap);
+  // Two-letter kinds (ע"א, ת"א) need their quote mark, or dots (ת.א., ע.א.): bare they are ordinary words.
+  if (letters.length === 2) return `(?:${chars.join(`\\s?${Q}{1,2}\\s?`)}|${chars.join('\\.')}\\.?)`;
+  return chars.join(`(?:\\s?${Q}{1,2}\\s?)?`);
 };
 
 const KIND_ALTERNATIVES = Object.keys(KINDS)
   .sort((a, b) => b.length - a.length)
   .map(kindPattern)
+  .concat(SPELLED_ALTERNATIVES)
   .join('|');
 
 const YEAR = '(?:19|20)?\\d{2}';
 /** number-mm-yy (district), number/yy or number-yy (old), each part with or without spaces around the mark. */
 const NUMBER =
+  `(?:(?<joined>(?:\\d{1,6}\\s?\\+\\s?)+)|(?<from>\\d{1,6})\\s?${DASH}\\s?(?=\\d{1,6}\\s?\\/))?` +
   `(?<n>\\d{1,6})\\s?(?:${DASH}\\s?(?<mm>0?[1-9]|1[0-2])\\s?${DASH}\\s?(?<dy>${YEAR})` +
   `|(?:\\/|${DASH})\\s?(?<oy>${YEAR}))(?![\\d\\/])`;
 
+/**
+ * A party's name may stand between the kind and the number («בר"מ שושן 5521/15»), one word; words that open
+ * a date («ערר מיום 05-03-20») do not, nor after ת"א (the city: «ת"א רחוב…»).
+ */
+const DATE_WORDS = '(?:ביום|מיום|היום|מתאריך|בתאריך|עד|משנת|בשנת|שנת|מספר)';
+
 const PROCEEDING = new RegExp(
   `(?<![א-ת\\d])(?:[ובלמהכש]{1,2})?(?<kind>${KIND_ALTERNATIVES})(?![א-ת])` +
-    `\\s*(?:\\((?<court>[^()\\d]{1,25})\\)\\s*)?(?:מס(?:${Q}|פר)\\s*[:.]?\\s*)?(?:[א-ת]{1,4}\\/)?${NUMBER}`,
+    `\\s*(?:\\((?<court>[^()\\d]{1,25})\\)\\s*)?(?:מס(?:${Q}|פר)\\s*[:.]?\\s*)?` +
+    `(?:(?<party>(?!${DATE_WORDS}\\s)[א-ת]{2,10})\\s+)?(?:[א-ת]{1,4}\\/)?${NUMBER}`,
   'g',
 );
 
@@ -76,7 +97,24 @@ const twoDigits = (year: string) => year.slice(-2);
 
 /** The canonical kind of letters as written (quote marks and spaces dropped), or null. */
 export function proceedingKind(written: string): string | null {
-  return KINDS[fold(written.replace(new RegExp(`${Q}|\\s`, 'g'), ''))] ?? null;
+  const letters = fold(written.replace(new RegExp(`${Q}|\\s|\\.`, 'g'), ''));
+  return KINDS[letters] ?? SPELLED[letters] ?? null;
+}
+
+/** More numbers of the same kind after one, each after a comma or «ו-» («בערר 140/08, 152/08»). */
+const LISTED = new RegExp(
+  `^(?:\\s?,\\s?|\\s+ו\\s?${DASH}?\\s?)(?:(?<n>\\d{1,6})\\s?\\/\\s?(?<oy>${YEAR})` +
+    `|(?<dn>\\d{3,6})${DASH}(?<mm>0[1-9]|1[0-2])${DASH}(?<dy>\\d{2}))(?![\\d\\/])`,
+);
+/** At most this many numbers read from one range («ערר 203-206/11»): a longer one is no range. */
+const MAX_RANGE = 20;
+
+/** The numbers one written number stands for: itself, those joined to it (71+72/10), or a range (203-206/11). */
+function numbersOf(g: Record<string, string | undefined>, n: number): number[] {
+  if (g.joined !== undefined) return [...(g.joined.match(/\d+/g) ?? []).map(Number), n];
+  const from = g.from === undefined ? n : Number(g.from);
+  if (from >= n || n - from >= MAX_RANGE) return [n];
+  return Array.from({ length: n - from + 1 }, (_, i) => from + i);
 }
 
 /** Every proceeding number in a text, in order, with offsets. */
@@ -87,15 +125,33 @@ export function findProceedings(text: string): FoundProceeding[] {
     const g = m.groups ?? {};
     const kind = proceedingKind(g.kind ?? '');
     if (kind === null || g.n === undefined) continue;
-    const n = String(Number(g.n));
-    const key =
-      g.mm !== undefined && g.dy !== undefined
-        ? `${kind} ${n}-${g.mm.padStart(2, '0')}-${twoDigits(g.dy)}`
+    if (g.party !== undefined && kind === 'ת"א') {
+      // Not a party: read again from after the kind (a number further on may still be a proceeding).
+      PROCEEDING.lastIndex = m.index + m[0].indexOf(g.kind ?? '') + (g.kind ?? '').length;
+      continue;
+    }
+    const district = g.mm !== undefined && g.dy !== undefined;
+    const keyOf = (n: number) =>
+      district
+        ? `${kind} ${n}-${(g.mm ?? '').padStart(2, '0')}-${twoDigits(g.dy ?? '')}`
         : `${kind} ${n}/${twoDigits(g.oy ?? '')}`;
-    const end = m.index + m[0].length;
+    let end = m.index + m[0].length;
     // The prefix letters (ב, ו…) are not part of the citation.
     const start = end - m[0].length + m[0].indexOf(g.kind ?? '');
-    out.push({ key, kind, start, end, text: text.slice(start, end) });
+    const numbers = district ? [Number(g.n)] : numbersOf(g, Number(g.n));
+    for (const n of new Set(numbers))
+      out.push({ key: keyOf(n), kind, start, end, text: text.slice(start, end) });
+    for (let l = LISTED.exec(text.slice(end)); l !== null; l = LISTED.exec(text.slice(end))) {
+      const lg = l.groups ?? {};
+      const at = end + l[0].search(/\d/);
+      end += l[0].length;
+      const key =
+        lg.dn !== undefined
+          ? `${kind} ${Number(lg.dn)}-${lg.mm}-${lg.dy}`
+          : `${kind} ${Number(lg.n)}/${twoDigits(lg.oy ?? '')}`;
+      out.push({ key, kind, start: at, end, text: text.slice(at, end) });
+    }
+    PROCEEDING.lastIndex = end;
   }
   return out;
 }

@@ -236,6 +236,15 @@ function practiceAreaOf(pages: readonly string[]): ExtractedField<PracticeArea> 
   return best === undefined ? undefined : { value: best.area, at: best.at };
 }
 
+/**
+ * Only a number that opens its heading line (after numbering or a file label: «תיק מס'», «מספר תיק:») is the
+ * document's own; one inside a sentence («כפי שנקבע בעע"מ…», «(ע"א …)») is a ruling it cites.
+ */
+const LINE_LABEL = new RegExp(
+  `^[\\s\\d.:\\-–—]*(?:(?:מספר\\s+)?(?:ב)?תיק(?:\\s+מס(?:${Q}|פר))?\\s*:?\\s*)?$`,
+);
+const opensLine = (text: string, start: number) => LINE_LABEL.test(text.slice(0, start));
+
 /** The metadata a ruling's or decision's pages state, each field with where it was read. */
 export function extractMetadata(pages: readonly string[]): ExtractedMetadata {
   const out: ExtractedMetadata = {};
@@ -253,7 +262,7 @@ export function extractMetadata(pages: readonly string[]): ExtractedMetadata {
   let numberEnd = 0;
   for (const line of head) {
     const found = findProceedings(line.text)[0];
-    if (found === undefined) continue;
+    if (found === undefined || !opensLine(line.text, found.start)) continue;
     numberLine = line;
     numberEnd = line.start + found.end;
     const at = { page: 1, start: line.start + found.start, end: numberEnd, text: found.text };

@@ -1,6 +1,7 @@
 // citation_list through the official MCP client: a document's citations in order, each with its treatment,
 // cue (at its offsets), passage, provenance and what it resolves to; filters and paging; a deleted case's
-// document unreachable; a caller without the grant.
+// document unreachable; a caller without the grant. A ruling pasted from its first paragraph, with no heading,
+// keeps every number it cites (none is taken for its own); one headed by its number leaves only that out.
 import { expect, it } from 'vitest';
 import type { citation_list } from '../../../functions/citation/citation_list.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
@@ -8,6 +9,7 @@ import { documentPageTexts } from '../../../src/extractors/framework.ts';
 import { libraryAnswers } from '../../fixtures/library/library.ts';
 import { DB_STACKS, deleteCase, forEachStack } from '../../harness/analysis.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
+import { drainAll } from '../../harness/drain.ts';
 import { deniedPrecedent, extractLibrary, seedLibrary } from '../../harness/precedents.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 
@@ -52,6 +54,31 @@ forEachStack('citation_list', DB_STACKS, (server) => {
       expect([...first.items, ...rest.items].map((c) => c.citation_id)).toEqual(
         data.items.map((c) => c.citation_id),
       );
+    },
+    SLOW,
+  );
+
+  it(
+    'lists every ruling a pasted ruling cites, and leaves out only the number its heading opens with',
+    async () => {
+      // A paragraph with no heading: the first number, mid-sentence with a prefix letter, is cited, not its own.
+      const pasted =
+        "ההלכה בעניין זה נקבעה בעע\"מ 3141/15 הוועדה המקומית נ' פלוני, ושבה ונקבעה בערר מס' 1618/12 " +
+        'שבו נדחתה טענה דומה (ע"א 2718/99 אלמוני נ\' המדינה). ראו גם בר"מ 606/08.';
+      const headed = `עמ"נ 5150-03-20 פלונית נ' הוועדה המקומית\n${pasted}`;
+      const listed = async (text: string) => {
+        const up = expectOk<{ document: { id: string } }>(
+          await server().call('researcher', 'library_add', { text }),
+        );
+        await drainAll(server());
+        const data = expectOk<Data>(
+          await server().call('writer', 'citation_list', { document_id: up.document.id }),
+        );
+        return data.items.map((c) => c.key);
+      };
+      const cited = ['עע"מ 3141/15', 'ערר 1618/12', 'ע"א 2718/99', 'בר"מ 606/08'];
+      expect(await listed(pasted)).toEqual(cited);
+      expect(await listed(headed)).toEqual(cited);
     },
     SLOW,
   );
