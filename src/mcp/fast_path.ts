@@ -14,11 +14,11 @@ import { callToolResult, type ToolCaller, type ToolListings } from './listings.t
 import type { McpCallState } from './state.ts';
 
 /** The 2026-07-28 revision: requests carry a per-request `_meta` envelope (the SDK's "modern" era). */
-export const MODERN = '2026-07-28';
+const MODERN = '2026-07-28';
 /** The 2025-era revisions the SDK serves statelessly (everything it supports before the modern one). */
 const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MODERN));
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface FastPathDeps {

@@ -38,7 +38,7 @@ export interface CaseItem {
   status: string;
   outcome: string | null;
 }
-export interface DocItem {
+interface DocItem {
   id: string;
   title: string;
   status: string;
