@@ -57,8 +57,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `wrangler dev` and resolves once the Worker answers HTTP (or rejects if wrangler exits first). */
+/**
+ * Starts `wrangler dev` and resolves once the Worker answers HTTP (or rejects if wrangler exits first).
+ * A port picked free can be taken by another process before workerd binds it (parallel test files do
+ * this); wrangler then exits with "Address already in use", and a fresh pick is tried, up to three times.
+ */
 export async function startWorkerDev(options: WorkerDevOptions): Promise<WorkerDev> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerDevOnce(options);
+    } catch (err) {
+      const raced = err instanceof Error && err.message.includes('Address already in use');
+      // A fixed port asked for by the caller is not ours to change.
+      if (!raced || attempt >= 3 || options.port !== 0) throw err;
+    }
+  }
+}
+
+async function startWorkerDevOnce(options: WorkerDevOptions): Promise<WorkerDev> {
   const port = options.port === 0 ? await freePort() : options.port;
   const vars: Record<string, string> = {
     DATABASE_URL: options.databaseUrl,
