@@ -13,25 +13,32 @@ export const draft_validate = defineTool({
   name: 'draft_validate',
   title: 'Validate the draft',
   description:
-    'Rule checks over the draft (blocks, claims, outcome, header, figures, citations with their approved ' +
-    'holdings and negative treatment, quotes incl. pinned precedents’) or a case document (target); stored.',
+    'Rule checks over the draft (blocks with substance, claims, outcome, header, figures, citations with ' +
+    'their approved holdings and negative treatment, quotes incl. pinned precedents’) or a case document ' +
+    '(target); each finding says how to fix it; stored.',
   input: {
     case_id: caseIdInput,
     target: z.uuid().optional().describe('A case document to check instead'),
+    style_notes: z
+      .boolean()
+      .optional()
+      .describe('Also list typography notes (latin_quote_mark); never errors, never decide validity'),
   },
   output: validationOutput,
   mutates: 'write',
   // Checking again is harmless and must see the draft as it is now: nothing is replayed.
   setSemantics: true,
   idempotencyKey: {
-    describe: 'case_id + target',
-    of: (input) => `${input.case_id}:${input.target ?? 'draft'}`,
+    describe: 'case_id + target + style_notes',
+    of: (input) => `${input.case_id}:${input.target ?? 'draft'}:${input.style_notes === true ? 'notes' : ''}`,
   },
   async run({ ctx, input }) {
     const caseRow = await loadLiveCase(ctx.db, input.case_id);
     const now = ctx.now();
     if (input.target === undefined) {
-      const { blocks, ...result } = await validateDraft(ctx.db, caseRow);
+      const { blocks, ...result } = await validateDraft(ctx.db, caseRow, {
+        styleNotes: input.style_notes === true,
+      });
       const state = blocks.map((b) => [b.key, b.version]);
       const { row, created } = await storeRun(ctx.db, {
         caseId: caseRow.id,
@@ -44,7 +51,7 @@ export const draft_validate = defineTool({
       const view = runView(row, created);
       return ok(
         view,
-        `${view.valid ? 'Valid' : 'Not valid'}: ${view.errors} error(s), ${view.warnings} warning(s) over ${blocks.length} block(s)`,
+        `${view.valid ? 'Valid' : 'Not valid'}: ${view.errors} error(s), ${view.warnings} warning(s)${view.notes > 0 ? `, ${view.notes} style note(s)` : ''} over ${blocks.length} block(s)`,
       );
     }
     const doc = await loadDocument(ctx.db, input.target);

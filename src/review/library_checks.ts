@@ -15,6 +15,7 @@ import {
   type CitationCheck,
   cut,
   type Finding,
+  fixFor,
   MAX_HOLDINGS,
   MAX_QUOTES_CHECKED,
   type NotChecked,
@@ -114,7 +115,9 @@ export async function negativeTreatmentFindings(db: DbOrTx, result: ValidationRe
         code: 'citation_negative_treatment',
         severity: 'warning',
         block: c.block,
+        block_kind: null, // validateDraft names the kind of each block
         message: `${c.text}: ${r.treatment.replace(/_/g, ' ')} by a later document: ${name}${r.cue === null ? '' : ` («${r.cue}»)`}`,
+        fix: fixFor('citation_negative_treatment'),
         provenance: { ...noProvenance(), document_id: r.id, page: c.page, excerpt: cut(c.text, 200) },
       });
     }

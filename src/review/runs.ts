@@ -10,6 +10,7 @@ import type { DbOrTx } from '../db/types.ts';
 import {
   citationCheckOutput,
   findingOutput,
+  fixFor,
   MAX_CITATIONS_CHECKED,
   MAX_FINDINGS,
   MAX_NOT_CHECKED,
@@ -29,6 +30,7 @@ export const validationOutput = z.object({
   valid: z.boolean().describe('true when no finding is an error'),
   errors: z.int(),
   warnings: z.int(),
+  notes: z.int().describe('Style notes (asked for with style_notes): never errors, never decide validity'),
   findings: z.array(findingOutput).max(MAX_FINDINGS),
   findings_total: z.int().describe('All findings; past the list’s cap see the stored run'),
   citations: z.array(citationCheckOutput).max(MAX_CITATIONS_CHECKED),
@@ -47,6 +49,7 @@ export async function storeRun(
   r: { caseId: string; target: string; state: unknown; result: ValidationResult; agent: string; now: Date },
 ): Promise<{ row: RunRow; created: boolean }> {
   const errors = r.result.findings.filter((f) => f.severity === 'error').length;
+  const warnings = r.result.findings.filter((f) => f.severity === 'warning').length;
   const stored = {
     findings: r.result.findings,
     citations: r.result.citations,
@@ -63,7 +66,7 @@ export async function storeRun(
         target: r.target,
         resultHash,
         errors,
-        warnings: r.result.findings.length - errors,
+        warnings,
         couldNotCheck:
           r.result.notChecked.length +
           r.result.citations.filter((c) => c.verdict === 'could_not_check').length,
@@ -107,7 +110,11 @@ export function runView(row: RunRow, created: boolean): ValidationView {
     valid: row.errors === 0,
     errors: row.errors,
     warnings: row.warnings,
-    findings: stored.findings.slice(0, MAX_FINDINGS),
+    notes: stored.findings.filter((f) => f.severity === 'note').length,
+    // A run stored before findings named their block kind and fix: the code's advice.
+    findings: stored.findings
+      .slice(0, MAX_FINDINGS)
+      .map((f) => ({ ...f, block_kind: f.block_kind ?? null, fix: f.fix ?? fixFor(f.code) })),
     findings_total: stored.findings.length,
     citations: stored.citations,
     quotes: stored.quotes,

@@ -10,11 +10,18 @@ import type { DbOrTx } from '../db/types.ts';
 import { type CurrentBlock, currentBlocks } from '../drafting/store.ts';
 import { citationKey } from '../legal/proceedings.ts';
 import { resolveCited } from '../precedents/resolve.ts';
-import { type FoundCitation, findCitations, parsePinpoint, unquotedKey } from './citations.ts';
+import {
+  type FoundCitation,
+  findCitations,
+  parsePinpoint,
+  partiesAgreement,
+  unquotedKey,
+} from './citations.ts';
 import {
   type CitationCheck,
   cut,
   type Finding,
+  fixFor,
   MAX_CITATIONS_CHECKED,
   MAX_QUOTES_CHECKED,
   type NotChecked,
@@ -24,7 +31,7 @@ import {
 import { annotateCitations, attachedQuoteChecks, negativeTreatmentFindings } from './library_checks.ts';
 import { findQuotes, matchQuote } from './quotes.ts';
 import { draftRules } from './rules.ts';
-import { loadSourceTexts, resolveCitation, type Source } from './sources.ts';
+import { loadSourceTexts, PARTIES_AGREE_AT, resolveCitation, type Source } from './sources.ts';
 
 /** One text checked: a block of the draft, or a page of a document. */
 export interface Checked {
@@ -43,7 +50,7 @@ export interface ValidationResult {
 }
 
 /** What the draft rules read besides the blocks. */
-async function draftFacts(db: DbOrTx, caseRow: CaseRow, blocks: DraftBlockRow[]) {
+async function draftFacts(db: DbOrTx, caseRow: CaseRow, blocks: DraftBlockRow[], styleNotes: boolean) {
   const confirmed = await db
     .select()
     .from(claims)
@@ -74,6 +81,7 @@ async function draftFacts(db: DbOrTx, caseRow: CaseRow, blocks: DraftBlockRow[])
     argumentClaims: byArgument,
     facts,
     directionOutcome: direction?.outcome ?? null,
+    styleNotes,
   };
 }
 
@@ -111,12 +119,19 @@ function citationsOf(texts: readonly Checked[]): {
         start: -1,
       });
     }
-    const declaredKeys = new Set(mine.map((m) => m.citation.key));
-    const written = findCitations(at.text);
-    for (const f of written) {
-      const declared = mine.find((m) => m.citation.key === f.key && m.start === -1);
-      if (declared !== undefined) declared.start = f.start;
-      else if (!declaredKeys.has(f.key)) mine.push({ at, citation: f, quote: null, start: f.start });
+    // A number written in the text is the declared citation of it when the parties agree (or either names
+    // none): the first time it links it, again it is the same citation repeated. With other parties' names it
+    // is a citation of its own, checked as written.
+    const same = (m: Cited, f: FoundCitation) =>
+      m.citation.key === f.key &&
+      (m.citation.parties === null ||
+        f.parties === null ||
+        partiesAgreement(f.parties, m.citation.parties) >= PARTIES_AGREE_AT);
+    const declared = [...mine];
+    for (const f of findCitations(at.text)) {
+      const of = declared.find((m) => same(m, f));
+      if (of === undefined) mine.push({ at, citation: f, quote: null, start: f.start });
+      else if (of.start === -1) of.start = f.start;
     }
     cited.push(...mine);
     for (const m of mine) if (m.quote !== null) quotes.push({ at, text: m.quote, by: m });
@@ -242,7 +257,9 @@ function authorityFindings(result: ValidationResult, documentId: string | null):
       code: `citation_${c.verdict}`,
       severity: c.verdict === 'could_not_check' ? 'warning' : 'error',
       block: c.block,
+      block_kind: null,
       message: `${c.text}: ${c.detail ?? c.verdict}`,
+      fix: fixFor(`citation_${c.verdict}`),
       provenance: {
         ...noProvenance(),
         document_id: c.source?.document_id ?? documentId,
@@ -257,6 +274,8 @@ function authorityFindings(result: ValidationResult, documentId: string | null):
       code: `quote_${q.verdict}`,
       severity: q.verdict === 'could_not_check' ? 'warning' : 'error',
       block: q.block,
+      block_kind: null,
+      fix: fixFor(`quote_${q.verdict}`),
       message:
         q.verdict === 'altered'
           ? `The quote differs from its source (${Math.round(q.similarity * 100)}%): ${q.diff}`
@@ -278,10 +297,11 @@ function authorityFindings(result: ValidationResult, documentId: string | null):
 export async function validateDraft(
   db: DbOrTx,
   caseRow: CaseRow,
+  options: { styleNotes?: boolean } = {},
 ): Promise<ValidationResult & { blocks: CurrentBlock[] }> {
   const blocks = await currentBlocks(db, caseRow.id);
   const result: ValidationResult = {
-    findings: draftRules(await draftFacts(db, caseRow, blocks)),
+    findings: draftRules(await draftFacts(db, caseRow, blocks, options.styleNotes === true)),
     citations: [],
     quotes: [],
     notChecked: [],
@@ -299,6 +319,8 @@ export async function validateDraft(
   await annotateCitations(db, result, keys);
   await attachedQuoteChecks(db, caseRow.id, result);
   result.findings.push(...authorityFindings(result, null), ...(await negativeTreatmentFindings(db, result)));
+  const kindOf = new Map(blocks.map((b) => [b.key, b.kind]));
+  for (const f of result.findings) if (f.block !== null) f.block_kind ??= kindOf.get(f.block) ?? null;
   return { ...result, blocks };
 }
 

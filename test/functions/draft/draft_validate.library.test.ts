@@ -29,7 +29,7 @@ forEachStack('draft_validate (library)', DB_STACKS, (server) => {
           discussion: {
             kind: 'discussion',
             title: 'דיון',
-            text: 'ראו הפסיקה.',
+            text: 'ראו הפסיקה שלהלן, אשר חלה על ענייננו במלואה.',
             claim_ids: sc.claimIds,
             citations: [
               { text: clean, quote: HOLDING },

@@ -57,7 +57,7 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
         discussion: {
           kind: 'discussion',
           title: 'דיון',
-          text: 'הטענה אינה מבוססת.',
+          text: 'הטענה אינה מבוססת, ולא הוכח כל פגם בשומה.',
           claim_ids: [sc.claimIds[0]],
         },
         outcome: { kind: 'outcome', text: 'סוף דבר: הערר מתקבל.' },
@@ -73,8 +73,6 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
         'fact_mismatch',
         'header_appellant',
         'header_case_number',
-        'latin_quote_mark',
-        'latin_quote_mark',
         'outcome_mismatch',
         'required_block_missing',
       ].sort(),
@@ -83,6 +81,8 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
     expect(by('claim_unanswered')).toMatchObject({
       severity: 'error',
       block: null,
+      block_kind: 'discussion',
+      fix: expect.stringContaining(sc.claimIds[1] as string),
       provenance: { claim_id: sc.claimIds[1], document_id: sc.appealId, page: 1 },
     });
     expect(by('fact_mismatch')).toMatchObject({
@@ -94,10 +94,17 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
       block: 'outcome',
       message: expect.stringMatching(/קבלה מלאה.*דחייה/),
     });
-    expect(by('latin_quote_mark')).toMatchObject({
-      severity: 'warning',
-      provenance: { excerpt: expect.stringMatching(/"/) },
-    });
+    // Typography is a style note, asked for: listed, never an error or a warning.
+    const noted = expectOk<Data>(await validate({ case_id: sc.caseId, style_notes: true }));
+    expect(noted.findings.filter((f) => f.code === 'latin_quote_mark')).toEqual([
+      expect.objectContaining({
+        severity: 'note',
+        block: 'background',
+        provenance: expect.objectContaining({ excerpt: expect.stringMatching(/"/) }),
+      }),
+      expect.objectContaining({ severity: 'note', block: 'background' }),
+    ]);
+    expect(noted).toMatchObject({ errors: d.errors, warnings: d.warnings, notes: 2 });
     expect(by('required_block_missing')?.message).toMatch(/signature/);
   });
 
@@ -112,7 +119,7 @@ forEachStack('draft_validate', ALL_STACKS, (server) => {
         discussion: {
           kind: 'discussion',
           title: 'דיון',
-          text: 'ראו הפסיקה.',
+          text: 'ראו הפסיקה שלהלן, אשר חלה על ענייננו במלואה.',
           claim_ids: sc.claimIds,
           citations: [
             cite('עע״מ 1234/05 דוד נ׳ גוליית'),
