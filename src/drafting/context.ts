@@ -1,27 +1,21 @@
 // What a writer needs for one block (docs/drafting.md "Context"), as sections of items, each with its
-// provenance: the parties' confirmed claims, the arguments with their claims, the references of the case
-// documents, the appraisers' facts and their conflicts, the chair's feedback. Sections that other families
-// fill (precedents, approved holdings, style examples) join this list as those families land; the tool
-// names the sections it could not fill.
+// provenance: the case's own references first (src/drafting/context_references.ts), the parties' confirmed
+// claims, the arguments with their claims, the other references of the case documents, the appraisers'
+// facts and their conflicts, the chair's feedback, the precedents, approved holdings and style examples.
 
 import * as z from 'zod';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
 import { withArgumentClaims } from '../analysis/views.ts';
 import { liveCase } from '../cases/live.ts';
 import { and, asc, desc, eq, inArray, isNull, or, type SQL, sql } from '../db/orm.ts';
-import {
-  appraisalFacts,
-  argumentMaps,
-  caseArguments,
-  caseReferences,
-  claims,
-} from '../db/schema/analysis.ts';
+import { appraisalFacts, argumentMaps, caseArguments, claims } from '../db/schema/analysis.ts';
 import { cases } from '../db/schema/cases.ts';
 import type { BlockKind } from '../db/schema/drafting.ts';
 import { chairFeedback } from '../db/schema/review.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
 import { precedentItems, styleItems } from './context_library.ts';
+import { referenceItems } from './context_references.ts';
 
 export const contextSections = [
   'claim',
@@ -42,7 +36,6 @@ export const pendingSections: readonly string[] = [];
 /** An item's text is cut to this many characters (its source has the rest). */
 export const MAX_ITEM_TEXT = 2000;
 const MAX_CLAIMS = 500;
-const MAX_REFERENCES = 300;
 const MAX_FACTS = 300;
 const MAX_FEEDBACK = 50;
 
@@ -131,7 +124,9 @@ export async function blockContext(
 ): Promise<ContextItem[]> {
   const { kind, argumentIds } = block;
   const want = new Set(SECTIONS[kind]);
-  const items: ContextItem[] = [];
+  // The case's own parcels, plans, statutes and sections open the context; the rest keep their section's place.
+  const references = want.has('reference') ? await referenceItems(db, caseId, cut) : { own: [], rest: [] };
+  const items: ContextItem[] = [...references.own];
   if (want.has('argument')) {
     const args = await latestArguments(db, caseId, argumentIds);
     for (const { arg, claims: cs } of args) {
@@ -165,30 +160,7 @@ export async function blockContext(
     items.push(...rows.map(claimItem));
   }
   if (want.has('precedent')) items.push(...(await precedentItems(db, caseId, block, cut)));
-  if (want.has('reference')) {
-    const rows = await db
-      .select()
-      .from(caseReferences)
-      .where(eq(caseReferences.caseId, caseId))
-      .orderBy(asc(caseReferences.kind), asc(caseReferences.key), asc(caseReferences.page))
-      .limit(MAX_REFERENCES);
-    // One item per reference key: its first mention stands for the rest.
-    const seen = new Set<string>();
-    for (const r of rows) {
-      const k = `${r.kind}:${r.key}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      items.push({
-        section: 'reference',
-        id: r.id,
-        title: r.kind,
-        text: cut(r.key),
-        party: null,
-        claim_ids: [],
-        source: provenanceOf(r),
-      });
-    }
-  }
+  if (want.has('reference')) items.push(...references.rest);
   if (want.has('appraisal_fact') || want.has('appraisal_conflict')) {
     const facts = await db
       .select()
