@@ -4,6 +4,9 @@
 // required block not yet written. draft_get renders it as markdown or text; draft_export as DOCX.
 
 import { type BlockKind, blockKinds, type Citation } from '../db/schema/drafting.ts';
+import { citationKey } from '../legal/proceedings.ts';
+import { findCitations, partiesAgreement } from '../review/citations.ts';
+import { PARTIES_AGREE_AT } from '../review/sources.ts';
 import { blockHeadings, paragraphsOf, requiredBlockKinds } from './blocks.ts';
 
 export interface DraftParagraph {
@@ -101,17 +104,48 @@ export function renderDraft(draft: AssembledDraft, format: 'markdown' | 'text'):
   return `${out.join('\n\n')}\n`;
 }
 
-/** The authorities the draft cites, each once, in order of first citation: the export's appendix. */
-export function citedAuthorities(draft: AssembledDraft): string[] {
-  const seen = new Map<string, string>();
-  for (const p of draft.parts)
-    for (const c of p.citations) {
-      const key = (c.number ?? c.text).replace(/\s+/g, ' ').trim();
-      if (!seen.has(key))
-        seen.set(
-          key,
-          c.number !== undefined && c.parties !== undefined ? `${c.number} ${c.parties}` : c.text,
-        );
+/**
+ * The authorities the draft cites, each once, in order of first citation: the export's appendix. Those each
+ * block declares and those written in its text (read by the one citation reader), under the proceeding's key;
+ * the same number with other parties' names is listed again. The header and the case's own number are not
+ * authorities.
+ */
+export function citedAuthorities(draft: AssembledDraft, ownNumber: string | null = null): string[] {
+  const own = ownNumber === null ? null : citationKey(ownNumber);
+  const listed: { key: string; parties: string | null; text: string }[] = [];
+  const clean = (t: string) =>
+    t
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[.,;:]+$/, '');
+  const add = (key: string, parties: string | null, text: string) => {
+    if (key === own) return;
+    const same = listed.find(
+      (l) =>
+        l.key === key &&
+        (l.parties === null || parties === null || partiesAgreement(parties, l.parties) >= PARTIES_AGREE_AT),
+    );
+    if (same === undefined) listed.push({ key, parties, text: clean(text) });
+    else if (same.parties === null && parties !== null) {
+      // A later mention with the parties names the authority better than a bare number.
+      same.parties = parties;
+      same.text = clean(text);
     }
-  return [...seen.values()];
+  };
+  for (const p of draft.parts) {
+    if (p.kind === 'header' || p.placeholder) continue;
+    for (const c of p.citations) {
+      const found = findCitations(c.text)[0];
+      const key = citationKey(c.number ?? found?.number ?? c.text);
+      add(
+        key,
+        c.parties ?? found?.parties ?? null,
+        c.number !== undefined && c.parties !== undefined ? `${c.number} ${c.parties}` : c.text,
+      );
+    }
+    for (const para of p.paragraphs)
+      for (const f of findCitations(para.text))
+        add(f.key, f.parties, f.parties === null ? f.number : `${f.number} ${f.parties}`);
+  }
+  return listed.map((l) => l.text);
 }

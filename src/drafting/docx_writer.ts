@@ -39,6 +39,8 @@ const HEADING_SIZE = 26;
 const TITLE_SIZE = 28;
 const NUMBERING = 'decision-paragraphs';
 export const APPENDIX_HEADING = 'רשימת האסמכתאות';
+/** The decision's title, under the header (the committee, the number, the parties). */
+export const DECISION_TITLE = 'החלטה';
 /** A content control's alias for the kinds without a heading. */
 const ALIASES: Record<string, string> = { header: 'כותרת ההחלטה', signature: 'חתימה' };
 
@@ -166,7 +168,12 @@ export async function renderDocx(
   const body: Paragraph[] = [];
   const blocks: RenderedBlock[] = [];
   const { frame, heading, count } = frames();
-  draft.parts.forEach((part) => {
+  // The title stands after the header (or first, without one), in a frame of its own: no block's text.
+  const titled = () =>
+    body.push(frame(DECISION_TITLE, { bold: true, size: TITLE_SIZE, align: AlignmentType.CENTER }));
+  if (draft.parts[0]?.kind !== 'header') titled();
+  draft.parts.forEach((part, at) => {
+    if (at > 0 && part.kind !== 'header' && draft.parts[at - 1]?.kind === 'header') titled();
     if (part.heading !== null) body.push(heading(part.heading, 1));
     if (part.subheading !== null) body.push(heading(part.subheading, 2));
     if (part.placeholder || part.key === null || part.version === null) {
@@ -191,7 +198,7 @@ export async function renderDocx(
       ),
     );
   });
-  const authorities = citedAuthorities(draft);
+  const authorities = citedAuthorities(draft, meta.caseNumber);
   if (authorities.length > 0) {
     body.push(heading(APPENDIX_HEADING, 1));
     for (const a of authorities) body.push(frame(a, { align: AlignmentType.BOTH }));

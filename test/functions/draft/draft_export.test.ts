@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import mammoth from 'mammoth';
 import { expect, it } from 'vitest';
+import { cases } from '../../../src/db/schema/cases.ts';
 import { draftExports } from '../../../src/db/schema/drafting.ts';
 import { textHash } from '../../../src/drafting/blocks.ts';
 import { readDocx } from '../../../src/drafting/docx_reader.ts';
@@ -59,7 +60,14 @@ forEachStack('draft_export', DB_STACKS, (server) => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== '');
-    expect(read).toEqual([...expected, 'רשימת האסמכתאות', 'עע"מ 1234/05 פלוני נ׳ אלמוני, פס׳ 12']);
+    // The title «החלטה» under the header's three lines; the appendix of authorities at the end.
+    expect(read).toEqual([
+      ...expected.slice(0, 3),
+      'החלטה',
+      ...expected.slice(3),
+      'רשימת האסמכתאות',
+      'עע"מ 1234/05 פלוני נ׳ אלמוני, פס׳ 12',
+    ]);
 
     const parts = await readZipTexts(bytes, [
       'word/document.xml',
@@ -138,6 +146,39 @@ forEachStack('draft_export', DB_STACKS, (server) => {
     expect(doc.properties.get('chambers_export')).toMatch(new RegExp(`^${c.caseId}\\|[0-9a-f]{64}$`));
     // The appendix lists the authorities cited.
     expect(body.indexOf('רשימת האסמכתאות')).toBeGreaterThan(body.indexOf('ניתנה היום'));
+  });
+
+  it('lists in the appendix every authority cited in the text, declared or not, and not the case’s own number', async () => {
+    const s = server();
+    const caseId = await seedCase(s.db.db);
+    const own = `ערר ${8000 + Math.floor(Math.random() * 999)}/25`;
+    await s.db.db.update(cases).set({ caseNumber: own }).where(eq(cases.id, caseId));
+    expectOk(
+      await s.call('writer', 'block_write', {
+        case_id: caseId,
+        blocks: [
+          { kind: 'header', text: `ועדת הערר\n${own}\nלוי נ׳ הוועדה המקומית` },
+          {
+            kind: 'discussion',
+            title: 'דיון',
+            text: `כפי שנקבע בעע״מ 5678/20 ראובן נ׳ שמעון, פס׳ 4, ובהמשך לאמור ב${own}, יש לדחות. ראו גם עע"מ 5678/20 ראובן נ' שמעון ובר"מ 4444/19 דוד נ׳ גוליית.`,
+            citations: [{ text: 'עע"מ 1111/11 לוי נ׳ כהן' }],
+          },
+        ],
+      }),
+    );
+    const out = expectOk<Exported>(await s.call('writer', 'draft_export', { case_id: caseId }));
+    const raw = (await mammoth.extractRawText({ buffer: Buffer.from(bytesOf(out.content_base64)) })).value;
+    const lines = raw
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '');
+    expect(lines.indexOf('החלטה')).toBe(3);
+    expect(lines.slice(lines.indexOf('רשימת האסמכתאות') + 1)).toEqual([
+      'עע"מ 1111/11 לוי נ׳ כהן',
+      'עע״מ 5678/20 ראובן נ׳ שמעון',
+      'בר"מ 4444/19 דוד נ׳ גוליית',
+    ]);
   });
 
   it('the same block versions give the same export; a new version gives a new one; an interim draft shows placeholders', async () => {
