@@ -180,19 +180,33 @@ const PARTY_WORD = `(?:ה)?(?:עוררימ|עוררות|עוררת|עורר|מע
 const REPORTED: RegExp[] = [
   // «לטענת העוררים», «לגישת המשיבה», «לדידם של העוררים», «לשיטתה», «לעמדת העוררת», «לדברי המבקש».
   new RegExp(
-    `(?:^| )(?:ו)?(?:לטענת|לגישת|לשיטת|לעמדת|לדברי|לדידה? של|לדידמ של|לדעת|לפי טענת|כטענת|לשיטתמ|לשיטתה|לשיטתו|לטענתמ|לטענתה|לטענתו|לגישתמ|לגישתה|לגישתו|לדידמ|לדידה|לדידו|לעמדתמ|לעמדתה|לעמדתו)(?: (?<who>${PARTY_WORD}))?(?: |$)`,
+    `(?:^| )(?:ו|ש|וש)?(?:לטענת|לגישת|לשיטת|לעמדת|לדברי|לדידה? של|לדידמ של|לדעת|לפי טענת|כטענת)(?: (?<who>${PARTY_WORD}))(?: |$)`,
   ),
+  // «טענות העותר כי …», «טענת המשיבה ש…» inside a sentence.
+  new RegExp(`(?:^| )(?:ו)?(?:טענות|טענת|טענתה של|טענתמ של) (?<who>${PARTY_WORD}) (?:כי|ש)`),
   // «העוררים טוענים כי», «המשיבה סבורה», «ב"כ העוררים טען», «המשיבה 2 הוסיפה כי», «העוררת מדגישה».
   new RegExp(
-    `(?:^| )(?:בכ |בא כוח |באת כוח |באי כוח )?(?<who>${PARTY_WORD}) (?:\\S+ ){0,3}?(?:טוענ\\S*|טענ\\S*|סבור\\S*|גורס\\S*|מוסיפ\\S*|הוסיפ\\S*|מדגיש\\S*|הדגיש\\S*|מציינ\\S*|ציינ\\S*|מעלה|העלה|העלתה|העלו|מבקש\\S* להדגיש|מתנגד\\S*|סומכ\\S*|חולק\\S*|מפרט\\S*|מנמק\\S*)(?: |$)`,
+    `(?:^| )(?:בכ |בא כוח |באת כוח |באי כוח )?(?<who>${PARTY_WORD}) (?:\\S+ ){0,3}?(?:טוענ\\S*|טענ\\S*|סבור\\S*|גורס\\S*|מוסיפ\\S*|הוסיפ\\S*|מדגיש\\S*|הדגיש\\S*|מציינ\\S*|ציינ\\S*|מעלה|העלה|העלתה|העלו|מבקש\\S* להדגיש|מתנגד\\S*|סומכ\\S*|מפרט\\S*|מנמק\\S*)(?: |$)`,
   ),
   // «טוענת המשיבה כי», «סבורים העוררים», «הוסיף ב"כ העוררים».
   new RegExp(
     `(?:^| )(?:ו)?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|מוסיפ\\S*|הוסיפ\\S*|גורס\\S*) (?:בכ |בא כוח |באת כוח )?(?<who>${PARTY_WORD})(?: |$)`,
   ),
-  // «היא סבורה כי», «הם טוענים»: the party last named.
-  /^(?:ו)?(?:היא|הוא|המ|הנ) (?:טוענ\S*|סבור\S*|גורס\S*|מוסיפ\S*|מדגיש\S*)(?: |$)/,
 ];
+
+/** «לטענתם», «שלשיטתה», «היא סבורה כי»: the party named before it in the sentence, else the one last named. */
+const PRONOUN =
+  /(?:^| )(?:(?:ו|ש|וש|כ)?(?:לשיטתמ|לשיטתה|לשיטתו|לטענתמ|לטענתה|לטענתו|לגישתמ|לגישתה|לגישתו|לדידמ|לדידה|לדידו|לעמדתמ|לעמדתה|לעמדתו|לדבריהמ|לדבריה|לדבריו)|^(?:ו)?(?:היא|הוא|המ|הנ) (?:טוענ\S*|סבור\S*|גורס\S*|מוסיפ\S*|מדגיש\S*))(?: |$)/;
+
+/** The party named last in a text (before a pronoun that refers to it). */
+function lastNamed(norm: string): ClaimParty | null {
+  const words = norm.split(' ');
+  for (let k = words.length - 1; k >= 0; k--) {
+    const p = partyCue(words.slice(k, k + 3).join(' '), 3);
+    if (p !== null && new RegExp(`^${PARTY_WORD}$`).test(words[k] ?? '')) return p;
+  }
+  return null;
+}
 
 /** A sentence that carries the last reported claim on: «עוד טוענים», «לחלופין», «טענה חלופית». */
 const CARRIES =
@@ -207,10 +221,19 @@ const SUMMARY_OPENER = new RegExp(
   `^(?:תמצית |עיקר |עיקרי )?(?:ה)?(?:טענות|טיעוני|עמדת)(?: (?<who>${PARTY_WORD}|ה?צדדימ))`,
 );
 
-function partyOfWho(who: string | undefined): ClaimParty | null {
+/**
+ * The party a named claimant is. A bare «המבקש» is the permit applicant (a third party) where the decision is
+ * about a permit, else the side that brought the request.
+ */
+function partyOfWho(who: string | undefined, permit = false): ClaimParty | null {
   if (who === undefined || who === '') return null;
-  return partyCue(who, 4);
+  const p = partyCue(who, 4);
+  if (p !== null) return p;
+  if (/^(?:ה)?מבקש/.test(who)) return permit ? 'third_party' : 'appellant';
+  return null;
 }
+
+const PERMIT = /היתר|שימוש חורג|הקלה/;
 
 interface Unit {
   start: number;
@@ -223,13 +246,15 @@ interface Unit {
 function sentences(text: string, start: number, end: number): Unit[] {
   const raw = text.slice(start, end);
   const out: Unit[] = [];
-  const re = /[.!?](?=\s)|;|:(?=\s+\S+\s+\S+)/g;
+  // A colon after «להלן» or «קרי» names, it does not introduce; a line ending a quotation or a sentence ends.
+  const re = /[.!?](?=\s)|;|(?<!להלן|קרי|ראו|ר')\s*:(?=\s+\S+\s+\S+)|(?<=["”׳״'])\n/g;
   let from = 0;
   for (let m = re.exec(raw); m !== null; m = re.exec(raw)) {
     // A full stop inside a number or an abbreviation of one letter («ס. 4», «ת.א.») does not end a sentence.
     if (m[0] === '.' && /(?:^|[\s(])[א-ת]$/.test(raw.slice(Math.max(0, m.index - 2), m.index))) continue;
-    push(from, m.index + 1, m[0]);
-    from = m.index + 1;
+    const to = m.index + m[0].length;
+    push(from, to, m[0].trim() === '' ? '' : m[0].trim());
+    from = to;
   }
   push(from, raw.length, '');
   return out;
@@ -379,13 +404,19 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   let carry = false;
   /** An inline summary («תמצית טענות העוררים …») holds until the committee speaks. */
   let inline: ClaimParty | null = null;
+  const permit = pages.some((p) => PERMIT.test(p));
   pages.forEach((text, i) => {
     for (const block of pageBlocks(text, {
       isHeading: isClaimsHeading,
       bullets: true,
       letteredHeadings: true,
     })) {
-      if (block.kind === 'heading') {
+      // A short line that introduces, quotes or reports a claim is a sentence, not a heading.
+      const spoken =
+        block.kind === 'heading' &&
+        headingSection(block.norm) === null &&
+        (/[:"”]$|^["“”]/.test(slice(text, block)) || REPORTED.some((re) => re.test(block.norm)));
+      if (block.kind === 'heading' && !spoken) {
         section = headingSection(block.norm);
         heading = section?.type === 'claims' ? block.norm : null;
         lastParty = section?.party ?? null;
@@ -401,7 +432,7 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         let party: ClaimParty | null = null;
         const opener = SUMMARY_OPENER.exec(norm);
         if (opener !== null) {
-          inline = partyOfWho(opener.groups?.who) ?? partyCue(norm, 6);
+          inline = partyOfWho(opener.groups?.who, permit) ?? partyCue(norm, 6);
           lastParty = inline;
         }
         if (COMMITTEE.test(norm)) {
@@ -412,8 +443,12 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         for (const re of REPORTED) {
           const m = re.exec(norm);
           if (m === null) continue;
-          party = partyOfWho(m.groups?.who) ?? lastParty;
+          party = partyOfWho(m.groups?.who, permit) ?? lastParty;
           if (party !== null) break;
+        }
+        if (party === null) {
+          const m = PRONOUN.exec(norm);
+          if (m !== null) party = lastNamed(norm.slice(0, m.index)) ?? lastParty;
         }
         if (party === null && section?.type === 'claims') {
           party = section.party ?? partyCue(norm) ?? lastParty;
