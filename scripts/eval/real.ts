@@ -151,10 +151,11 @@ async function foundItems(app: App, u: Uploaded): Promise<{ items: Items; labels
     g.facts.filter((f) => f.unit === 'agorot').map((f) => ({ shekels: Number(f.value) / 100, kind: g.kind })),
   );
   const citations = await all<{ key: string }>(app, 'ceo', 'citation_list', { document_id: u.libraryId });
-  const got = await app.call<{ items: { fields: { outcome: { value: unknown } } }[] }>('ceo', 'library_get', {
-    document_id: u.libraryId,
-  });
+  const got = await app.call<{
+    items: { fields: { outcome: { value: unknown }; prior_outcome: { value: unknown } } }[];
+  }>('ceo', 'library_get', { document_id: u.libraryId });
   const outcome = got.items[0]?.fields.outcome.value;
+  const prior = got.items[0]?.fields.prior_outcome.value;
   const own = new Set(u.excerpt.own);
   return {
     items: {
@@ -169,9 +170,9 @@ async function foundItems(app: App, u: Uploaded): Promise<{ items: Items; labels
         .filter((a) => a.label !== null)
         .map((a) => `${a.agorot / 100} ${a.label}`),
       outcome: typeof outcome === 'string' ? [outcome] : [],
-      // No tool reads the outcome of the decision under review yet.
-      prior_outcome: [],
-      claims: claims.map((c) => `${c.party}: ${c.source.text}`),
+      prior_outcome: typeof prior === 'string' ? [prior] : [],
+      // The annotation has two sides: a third party (a permit applicant, a second respondent) is a respondent.
+      claims: claims.map((c) => `${c.party === 'third_party' ? 'respondent' : c.party}: ${c.source.text}`),
     },
     labels: money.map((m) => `${m.shekels} read as ${m.kind}`),
   };

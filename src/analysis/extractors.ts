@@ -109,7 +109,7 @@ async function replaceFindings(
 
 export const claimExtractor: Extractor = {
   kind: 'claim_extract',
-  version: 'claims@1',
+  version: 'claims@2',
   accepts: readsRoles(CLAIM_ROLES),
   async run(tx, doc, pages, ctx) {
     const role = await ensureRole(tx, doc, pages[0]);

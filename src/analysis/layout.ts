@@ -8,7 +8,7 @@ export interface Block {
   /** The paragraph's number as written ("5", "א", "(2)", "5.1"); null for a heading or an unnumbered paragraph. */
   label: string | null;
   /** The label's style, so a sub-list (א., ב. under 4.) can be told from the main list. */
-  style: 'digit' | 'letter' | 'paren' | 'dotted' | null;
+  style: 'digit' | 'letter' | 'paren' | 'dotted' | 'bullet' | null;
   /** Offsets of the block's text, after its label, in the page text. */
   start: number;
   end: number;
@@ -22,6 +22,9 @@ const LABELS: [RegExp, Block['style']][] = [
   [/^\(([1-9]\d{0,2}|[א-ט]|י[א-ט]?|כ[א-ט]?)\)\s+/, 'paren'],
   [/^([א-ט]|י[א-ט]?|כ[א-ט]?)[.)]\s+/, 'letter'],
 ];
+
+/** A bullet (•, ▪, ●, -, –, —, *) before a paragraph; read only when the reader asks for bullets. */
+const BULLET = /^([•▪●◦·*\-–—])\s+/;
 
 /** A line's label, or null: { label, style, length of the label with its spacing }. */
 export function labelOf(
@@ -44,16 +47,31 @@ export function headingLike(line: string): boolean {
   return t.split(/\s+/).length <= HEADING_WORDS;
 }
 
+export interface BlockOptions {
+  /** A short labelled line with this text is a heading («ב. טענות העוררים»). */
+  isHeading?: (norm: string) => boolean;
+  /** Bulleted lines (•, -, –, *) are paragraphs of their own, not wrapped lines of the one above. */
+  bullets?: boolean;
+  /**
+   * A letter-labelled line that reads as a heading (short, no closing punctuation) and is followed by a blank
+   * line or by a differently labelled one is a heading of its own («ב. הפגמים בהחלטה» over 4., 5.).
+   */
+  letteredHeadings?: boolean;
+}
+
 /**
  * The blocks of one page. A labelled line starts a paragraph; an unlabelled line is a heading when it reads
  * as one, else it continues the paragraph above (a wrapped line) or starts an unnumbered one. A short
  * labelled line whose text is a known heading (`isHeading`) is a heading too («ב. טענות העוררים»).
  */
-export function pageBlocks(page: string, isHeading: (norm: string) => boolean = () => false): Block[] {
+export function pageBlocks(page: string, options: BlockOptions | ((norm: string) => boolean) = {}): Block[] {
+  const opts: BlockOptions = typeof options === 'function' ? { isHeading: options } : options;
+  const isHeading = opts.isHeading ?? (() => false);
   const blocks: Block[] = [];
   let open: Block | undefined;
   let at = 0;
-  for (const raw of page.split('\n')) {
+  const lines = page.split('\n');
+  for (const [n, raw] of lines.entries()) {
     const lineStart = at;
     at += raw.length + 1;
     const leading = raw.length - raw.trimStart().length;
@@ -64,10 +82,24 @@ export function pageBlocks(page: string, isHeading: (norm: string) => boolean = 
     }
     const start = lineStart + leading;
     const end = start + line.length;
-    const label = labelOf(line);
+    const bullet = opts.bullets === true ? BULLET.exec(line) : null;
+    const label =
+      bullet !== null
+        ? { label: bullet[1] ?? '', style: 'bullet' as const, length: bullet[0].length }
+        : labelOf(line);
     const text = label === null ? line : line.slice(label.length);
     const norm = normalizeHebrew(text);
-    if ((label === null && headingLike(line)) || (text.split(/\s+/).length <= 5 && isHeading(norm))) {
+    const nextLine = (lines[n + 1] ?? '').trim();
+    const lettered =
+      opts.letteredHeadings === true &&
+      label?.style === 'letter' &&
+      headingLike(text) &&
+      (nextLine === '' || (labelOf(nextLine)?.style ?? 'letter') !== 'letter');
+    if (
+      (label === null && headingLike(line)) ||
+      lettered ||
+      (label?.style !== 'bullet' && text.split(/\s+/).length <= 5 && isHeading(norm))
+    ) {
       blocks.push({
         kind: 'heading',
         label: null,
@@ -86,7 +118,7 @@ export function pageBlocks(page: string, isHeading: (norm: string) => boolean = 
     }
     open = {
       kind: 'paragraph',
-      label: label?.label ?? null,
+      label: label === null || label.style === 'bullet' ? null : label.label,
       style: label?.style ?? null,
       start: start + (label?.length ?? 0),
       end,

@@ -30,7 +30,7 @@ async function lockNumbers(tx: DbOrTx, keys: readonly string[]): Promise<void> {
   );
 }
 
-export const METADATA_VERSION = 'metadata@1';
+export const METADATA_VERSION = 'metadata@2';
 export const CITATIONS_VERSION = 'citations@1';
 
 const isDecision = (d: Pick<DocumentRow, 'corpus'>) => d.corpus === 'library' || d.corpus === 'internal';
@@ -79,6 +79,7 @@ export function mergeMetadata(doc: DocumentRow, found: ExtractedMetadata, versio
     judges: pick('judges', null, found.judges),
     parties: pick('parties', doc.parties, found.parties),
     outcome: pick('outcome', null, found.outcome),
+    priorOutcome: pick('prior_outcome', null, found.prior_outcome),
     practiceArea: pick('practice_area', null, found.practice_area),
     sources,
     provenance,

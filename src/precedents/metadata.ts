@@ -29,6 +29,7 @@ export interface ExtractedMetadata {
   judges?: ExtractedField<string[]>;
   parties?: ExtractedField<string>;
   outcome?: ExtractedField<Outcome>;
+  prior_outcome?: ExtractedField<Outcome>;
   practice_area?: ExtractedField<PracticeArea>;
 }
 
@@ -167,9 +168,12 @@ function partiesOf(
   return undefined;
 }
 
-/** The decision's own outcome, read over all its pages (its closing part is on the last), at its page. */
-function outcomeOf(pages: readonly string[]): ExtractedField<Outcome> | undefined {
-  const own = readOutcome(pages.join('\n')).own;
+/**
+ * The decision's own outcome (`own`), or that of the decision under review it recites (`prior`), read over
+ * all its pages (its closing part is on the last), at its page.
+ */
+function outcomeOf(pages: readonly string[], which: 'own' | 'prior'): ExtractedField<Outcome> | undefined {
+  const own = readOutcome(pages.join('\n'))[which];
   if (own === null) return undefined;
   let page = 0;
   let from = 0;
@@ -273,7 +277,8 @@ export function extractMetadata(pages: readonly string[]): ExtractedMetadata {
   out.judges = withText(judgesOf(head, 1), first);
   out.parties = withText(partiesOf(head, 1, numberLine, numberEnd), first);
   out.decision_date = dateOf(pages, head);
-  out.outcome = outcomeOf(pages);
+  out.outcome = outcomeOf(pages, 'own');
+  out.prior_outcome = outcomeOf(pages, 'prior');
   out.practice_area = practiceAreaOf(pages);
   for (const k of Object.keys(out) as MetadataField[]) if (out[k] === undefined) delete out[k];
   return out;

@@ -63,7 +63,7 @@ export const decisionOutput = z.object({
       >,
     )
     .describe(
-      'court (or committee), proceeding, number, decision_date, judges, parties, outcome, practice_area',
+      'court (or committee), proceeding, number, decision_date, judges, parties, outcome, prior_outcome (of the decision under review), practice_area',
     ),
   citations: z.object({
     outgoing: z.int(),
@@ -109,6 +109,7 @@ const META_VALUE: Record<MetadataField, (m: DecisionMetadataRow) => string | str
   judges: (m) => m.judges,
   parties: (m) => m.parties,
   outcome: (m) => m.outcome,
+  prior_outcome: (m) => m.priorOutcome,
   practice_area: (m) => m.practiceArea,
 };
 

@@ -68,6 +68,45 @@ describe('claim rules', () => {
   });
 });
 
+describe('claims a decision reports in the committee’s voice', () => {
+  const said = (text: string) => extractClaims([text], 'decision').map((c) => `${c.party}: ${c.text}`);
+
+  it('takes a pronoun’s party from the sentence, a claim list after «טענות … כי» and «;», and a quote after a colon', () => {
+    expect(said('המשיבים הגישו תביעה לפיצויים, שכן שלטענתם נפגע ערך דירתם. הוועדה דחתה את התביעה.')).toEqual([
+      'respondent: המשיבים הגישו תביעה לפיצויים, שכן שלטענתם נפגע ערך דירתם.',
+    ]);
+    expect(
+      said('בבסיס העתירה עומדות טענות העותרת כי ההפקעה התיישנה; המגרש לא שימש לצורך ציבורי. הרקע לעתירה.'),
+    ).toEqual([
+      'appellant: בבסיס העתירה עומדות טענות העותרת כי ההפקעה התיישנה;',
+      'appellant: המגרש לא שימש לצורך ציבורי.',
+    ]);
+    expect(
+      said(
+        'העוררת טוענת כי השומה שגויה, ומנמקת זאת כך:\n"המקדם שנקבע אינו מבטא את הסיכון"\nאיני מקבל טענה זו.',
+      ),
+    ).toEqual([
+      'appellant: העוררת טוענת כי השומה שגויה, ומנמקת זאת כך:',
+      'appellant: "המקדם שנקבע אינו מבטא את הסיכון"',
+    ]);
+  });
+
+  it('leaves out a concession, the committee’s reasoning, an impersonal «נטען» and a «(להלן: …)» aside', () => {
+    expect(said('העוררת אינה חולקת על כך כי התכנית אושרה. נטען כי השומה גבוהה. לטעמנו השומה סבירה.')).toEqual(
+      [],
+    );
+    expect(said('לטענת המשיבה 1 (להלן: הוועדה) הערר הוגש באיחור.')).toEqual([
+      'respondent: לטענת המשיבה 1 (להלן: הוועדה) הערר הוגש באיחור.',
+    ]);
+  });
+
+  it('reads a bare «המבקש» as the permit applicant where the decision is about a permit', () => {
+    expect(said('עניינו של הערר בהיתר לבנייה. לדברי המבקש הקיר נבנה לפני שנים.')).toEqual([
+      'third_party: לדברי המבקש הקיר נבנה לפני שנים.',
+    ]);
+  });
+});
+
 describe('roles', () => {
   it('takes the first heading that names a kind of document; the committee’s own heading names none', () => {
     const head = "ועדת הערר לתכנון ובנייה — מחוז מרכז\nערר מס' 1024/25\n";

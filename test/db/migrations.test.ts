@@ -5,7 +5,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { defaultMigrationsFolder, migrateDb } from '../../src/db/migrate.ts';
 import { cases } from '../../src/db/schema/cases.ts';
@@ -51,9 +51,11 @@ async function libraryDocument(handle: DbHandle, n: number, outcome: string | nu
   });
   // The old vocabulary is no longer the column's type: the cast stands for a row an older version wrote.
   const old = outcome as (typeof decisionMetadata.$inferInsert)['outcome'];
-  await handle.db
-    .insert(decisionMetadata)
-    .values({ documentId: id, outcome: old, sources: {}, provenance: {}, extractorVersion: 'metadata@1' });
+  // Only the columns the table had then (a later migration adds others the schema's insert would name).
+  await handle.db.execute(
+    sql`insert into decision_metadata (document_id, outcome, sources, provenance, extractor_version)
+        values (${id}, ${old ?? null}, '{}'::jsonb, '{}'::jsonb, 'metadata@1')`,
+  );
   await handle.db
     .insert(styleEnrichments)
     .values({ documentId: id, segmenterVersion: 'style@1', outcome: old, segments: 0 });

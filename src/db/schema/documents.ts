@@ -24,6 +24,14 @@ export const documentRoles = [
   'protocol',
   'plan',
   'decision',
+  /** Written summations («סיכומים מטעם …»). */
+  'summation',
+  /** «עיקרי טיעון»: a party's outline of argument. */
+  'arguments',
+  /** A decision on a request within the proceeding («החלטת ביניים», «החלטה בבקשה …»). */
+  'interim_decision',
+  /** A party's request within the proceeding («בקשה להארכת מועד», «בקשה מטעם העוררים …»). */
+  'request',
   'other',
 ] as const;
 export type DocumentRole = (typeof documentRoles)[number];

@@ -39,6 +39,8 @@ export const decisionMetadata = pgTable(
     judges: jsonb('judges').$type<string[]>(),
     parties: text('parties'),
     outcome: text('outcome', { enum: outcomes }),
+    /** The outcome of the decision under review, as the document recites it. */
+    priorOutcome: text('prior_outcome', { enum: outcomes }),
     practiceArea: text('practice_area', { enum: practiceAreas }),
     sources: jsonb('sources').$type<Partial<Record<MetadataField, FieldSource>>>().notNull(),
     provenance: jsonb('provenance').$type<Partial<Record<MetadataField, Provenance>>>().notNull(),

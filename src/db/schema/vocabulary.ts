@@ -38,6 +38,8 @@ export const metadataFields = [
   'judges',
   'parties',
   'outcome',
+  /** The outcome of the decision under review (the one appealed or petitioned against), as recited. */
+  'prior_outcome',
   'practice_area',
 ] as const;
 export type MetadataField = (typeof metadataFields)[number];

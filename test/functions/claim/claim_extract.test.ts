@@ -56,7 +56,7 @@ forEachStack('claim_extract', DB_STACKS, (server) => {
     const pages = await documentPageTexts(db, docs.appeal);
     for (const c of appeal) {
       expect(pages[c.page - 1]?.slice(c.start, c.end)).toBe(c.text);
-      expect(c).toMatchObject({ status: 'candidate', origin: 'extracted', extractorVersion: 'claims@1' });
+      expect(c).toMatchObject({ status: 'candidate', origin: 'extracted', extractorVersion: 'claims@2' });
     }
     // The response's procedural paragraphs (1, 2) are not claims.
     expect((await rowsOf(docs.response)).map((c) => c.label)).toEqual(['3', '4', '5', '6']);

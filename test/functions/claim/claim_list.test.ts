@@ -19,7 +19,7 @@ forEachStack('claim_list', DB_STACKS, (server) => {
     expect(all.items).toEqual(claims);
     const first = nth(all.items, 0);
     expect(first).toMatchObject({ status: 'candidate', decision: null, wording: null, merged_into: null });
-    expect(first.source.extractor_version).toBe('claims@1');
+    expect(first.source.extractor_version).toBe('claims@2');
     const third = expectOk<Claims>(await list({ case_id: caseId, party: 'third_party' }));
     expect(third.items.map((c) => c.source.document_id)).toEqual([docs.interim_decision]);
     const response = expectOk<Claims>(await list({ case_id: caseId, document_id: docs.response }));

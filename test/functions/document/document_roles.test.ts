@@ -75,7 +75,13 @@ describe('case document roles and the analysis after upload', () => {
       'document_extract',
       'reference_extract',
     ]);
-    expect(kindsOf(given)).toEqual(['citation_extract', 'document_extract', 'reference_extract']);
+    // A protocol is read for the parties' statements, so claim_extract runs on it too.
+    expect(kindsOf(given)).toEqual([
+      'citation_extract',
+      'claim_extract',
+      'document_extract',
+      'reference_extract',
+    ]);
     expect(queued.every((j) => j.state === 'succeeded')).toBe(true);
     // The analysis ran on its own: the claims are there without claim_extract.
     const claims = expectOk<Claims>(await s.call('analyst', 'claim_list', { case_id: caseId, limit: 200 }));

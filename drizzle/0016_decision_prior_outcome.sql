@@ -1,0 +1,1 @@
+ALTER TABLE "decision_metadata" ADD COLUMN "prior_outcome" text;
