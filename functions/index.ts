@@ -72,6 +72,7 @@ import { metrics_get } from './metrics/metrics_get.ts';
 import { missing_precedent_close } from './missing_precedent/missing_precedent_close.ts';
 import { missing_precedent_create } from './missing_precedent/missing_precedent_create.ts';
 import { missing_precedent_list } from './missing_precedent/missing_precedent_list.ts';
+import { missing_precedent_review } from './missing_precedent/missing_precedent_review.ts';
 import { outcome_set } from './outcome/outcome_set.ts';
 import { precedent_attach } from './precedent/precedent_attach.ts';
 import { precedent_detach } from './precedent/precedent_detach.ts';
@@ -143,6 +144,7 @@ export const tools = {
   missing_precedent_create,
   missing_precedent_list,
   missing_precedent_close,
+  missing_precedent_review,
   precedent_attach,
   precedent_list,
   precedent_detach,

@@ -9,7 +9,6 @@ import { caseReferences, type ReferenceKind } from '../db/schema/analysis.ts';
 import { type DocumentRole, documents } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
 import { provenanceOf } from '../extractors/provenance.ts';
-import type { ContextItem } from './context.ts';
 
 /** Documents whose every reference is the case's own: the parties' filings and the decision under review. */
 const FILINGS: ReadonlySet<DocumentRole> = new Set(['appeal', 'response', 'decision']);
@@ -26,6 +25,17 @@ export const MAX_OWN_REFERENCES = 60;
 export const SUMMARY_OVER = 5;
 /** A summary item names this many of the keys it stands for. */
 const SUMMARY_KEYS = 10;
+
+/** A reference item of the context (context.ts's item, section "reference"). */
+export interface ReferenceItem {
+  section: 'reference';
+  id: string;
+  title: string | null;
+  text: string;
+  party: string | null;
+  claim_ids: string[];
+  source: ReturnType<typeof provenanceOf> | null;
+}
 
 interface Ranked {
   kind: ReferenceKind;
@@ -53,7 +63,7 @@ export async function referenceItems(
   db: Db,
   caseId: string,
   cut: (t: string) => string,
-): Promise<{ own: ContextItem[]; rest: ContextItem[] }> {
+): Promise<{ own: ReferenceItem[]; rest: ReferenceItem[] }> {
   const rows = await db
     .select({ r: caseReferences, role: documents.role })
     .from(caseReferences)
@@ -94,7 +104,7 @@ export async function referenceItems(
       a.first.page - b.first.page ||
       a.first.start - b.first.start,
   );
-  const item = (r: Ranked): ContextItem => ({
+  const item = (r: Ranked): ReferenceItem => ({
     section: 'reference',
     id: r.first.id,
     title: r.kind,
@@ -106,7 +116,7 @@ export async function referenceItems(
   const ownRanked = ranked.filter((r) => r.tier < 2).slice(0, MAX_OWN_REFERENCES);
   const listed = new Set(ownRanked);
   const passing = ranked.filter((r) => !listed.has(r));
-  const rest: ContextItem[] = [];
+  const rest: ReferenceItem[] = [];
   for (const kind of KIND_ORDER) {
     const of = passing.filter((r) => r.kind === kind);
     if (of.length <= SUMMARY_OVER) {

@@ -66,6 +66,9 @@ function readDocument(xml: string) {
     return null;
   };
   const firstBookmark = () => (bookmarks.size === 0 ? null : Math.min(...bookmarks.values()));
+  // The change the text just read belongs to; unrevised text between two revisions ends it, so two
+  // separate insertions in one paragraph stay two changes.
+  let running: TrackedChange | null = null;
   const add = (text: string, deleted: boolean) => {
     if (para === null) return;
     const rev = revisions.at(-1);
@@ -79,12 +82,16 @@ function readDocument(xml: string) {
         if (c !== undefined) c.text += text;
       }
     }
-    if (rev !== undefined) {
+    if (rev === undefined) running = null;
+    else {
       const type = deleted ? 'deletion' : rev.type;
-      const last = para.changes.at(-1);
-      if (last !== undefined && last.type === type && last.author === rev.author && last.date === rev.date)
+      const last = running;
+      if (last !== null && last.type === type && last.author === rev.author && last.date === rev.date)
         last.text += text;
-      else para.changes.push({ type, author: rev.author, date: rev.date, text });
+      else {
+        running = { type, author: rev.author, date: rev.date, text };
+        para.changes.push(running);
+      }
     }
     if (rev?.type === 'insertion' && !deleted)
       for (const id of openComments) {
@@ -103,7 +110,8 @@ function readDocument(xml: string) {
       case 'w:p':
         if (open && !t.selfClosing) {
           depth++;
-          if (depth === 1)
+          if (depth === 1) {
+            running = null;
             para = {
               accepted: '',
               rejected: '',
@@ -114,6 +122,7 @@ function readDocument(xml: string) {
               bookmark: firstBookmark(),
               tag: sdtAnchor(),
             };
+          }
         } else if (t.close) {
           depth--;
           if (depth === 0 && para !== null) {

@@ -2,11 +2,15 @@
 // src/extractors/: the metadata of a library or internal document (never over a field its uploader gave),
 // and the citations of a case, internal or library document, resolved to the document with that number. A
 // number becoming known (metadata) resolves the earlier citations of it and closes its open missing
-// precedent as found; a citation nothing resolves opens one, once per number. Both sides take a transaction
-// lock per number first, so a citation and the upload of what it cites, run at once, still meet.
+// precedent as found; a citation nothing resolves opens one, once per number (of a case document, only the
+// filings' and the decision's: an appraisal's, a plan's or a protocol's citations are read but open none).
+// Both sides take a transaction lock per number first, so a citation and the upload of what it cites, run at
+// once, still meet.
+
+import { ensureRole } from '../analysis/extractors.ts';
 import { and, eq, inArray, isNull, ne, notExists, sql } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
-import { type DocumentRow, documents } from '../db/schema/documents.ts';
+import { type DocumentRole, type DocumentRow, documents } from '../db/schema/documents.ts';
 import { jobs } from '../db/schema/jobs.ts';
 import { citations, decisionMetadata, missingPrecedents } from '../db/schema/precedents.ts';
 import type { Provenance } from '../db/schema/provenance.ts';
@@ -224,6 +228,9 @@ export const citationExtractor: Extractor = {
         .returning({ id: citations.id, fingerprint: citations.fingerprint });
       for (const r of stored) idOf.set(r.fingerprint, r.id);
     }
+    // A case document opens missing precedents only when its citations matter to the case: not an
+    // appraisal's (its comparables' rulings), a plan's or a protocol's.
+    if (doc.corpus === 'case' && !opensMissing(await ensureRole(tx, doc, pages[0]))) return;
     await openMissing(
       tx,
       doc,
@@ -233,6 +240,19 @@ export const citationExtractor: Extractor = {
     );
   },
 };
+
+/** Case documents whose citations are not the case's authorities: appraisals, plans, protocols. */
+const CITES_IN_PASSING: ReadonlySet<DocumentRole> = new Set([
+  'appraisal',
+  'deciding_appraisal',
+  'advisory_appraisal',
+  'plan',
+  'protocol',
+]);
+
+/** Whether a case document of this role opens missing precedents (the filings, the decision under review). */
+export const opensMissing = (role: DocumentRole | null): boolean =>
+  role === null || !CITES_IN_PASSING.has(role);
 
 /**
  * One open missing precedent per number nothing resolves, unless one was ever recorded for it: one statement

@@ -158,6 +158,7 @@ const RECIPES: Record<string, Recipe> = {
   })),
   'missing_precedent_create.case_id': deleted(() => ({ citation: 'עע"מ 5555/16 אלמוני' })),
   'missing_precedent_list.case_id': deleted(),
+  'missing_precedent_review.case_id': deleted(() => ({ reason: 'the walk' })),
   'precedent_attach.case_id': deleted(() => ({ document_id: undefined, page: undefined })),
   // The case is live: only the quoted document is unreachable.
   'precedent_attach.document_id': deleted((w) => ({ case_id: w.otherCaseId, page: 1 })),
