@@ -5,12 +5,16 @@
 // that should answer it) and how to fix it; a draft of placeholders and a 5 ₪ betterment is invalid and fails
 // a mission's draft_valid criterion; a ruling not in the library stays citation_not_found with both ways out;
 // a second citation of the same number with other parties is checked on its own.
+
+import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { draft_validate } from '../../../functions/draft/draft_validate.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { appraisalFacts } from '../../../src/db/schema/analysis.ts';
+import { documents } from '../../../src/db/schema/documents.ts';
 import { runCheck } from '../../../src/review/criteria.ts';
 import { DB_STACKS, forEachStack } from '../../harness/analysis.ts';
+import { seedDocument, textBytes } from '../../harness/documents.ts';
 import { expectOk } from '../../harness/server.ts';
 import { cleanBlocks, seedScenario, setOutcome, writeBlocks } from './_validate.ts';
 
@@ -196,6 +200,68 @@ forEachStack('draft_validate (gate)', DB_STACKS, (server) => {
       expect(codes(d)).toEqual(expect.arrayContaining(['figure_implausible', 'outcome_not_stated']));
       const check = await runCheck(s.db.db, { kind: 'draft_valid', case_id: sc.caseId });
       expect(check).toMatchObject({ pass: false, detail: expect.stringMatching(/error/) });
+    },
+    SLOW,
+  );
+
+  it(
+    'warns of a direction leading elsewhere and of a quote whose source cannot be read yet',
+    async () => {
+      const s = server();
+      const sc = await seedScenario(s);
+      const pending = await seedDocument(s.db.db, {
+        corpus: 'library',
+        caseId: null,
+        bytes: textBytes('פסק דין שטרם עובד.'),
+        declaredMediaType: 'text/plain',
+        title: 'לוי נ׳ הוועדה המקומית',
+        number: 'עע"מ 8181/20',
+        parties: "לוי נ' הוועדה המקומית",
+      });
+      await s.db.db.update(documents).set({ status: 'pending' }).where(eq(documents.id, pending.id));
+      await writeBlocks(
+        s,
+        sc.caseId,
+        cleanBlocks(sc, {
+          discussion: {
+            kind: 'discussion',
+            title: 'דיון',
+            text: 'לא מצאנו פגם בשומה המכרעת, ואין מקום להתערב בה כלל.',
+            claim_ids: sc.claimIds,
+            citations: [
+              { text: 'עע"מ 8181/20 לוי נ׳ הוועדה המקומית', quote: 'אין להתערב בשומה אלא בנסיבות חריגות' },
+            ],
+          },
+        }),
+      );
+      await setOutcome(s, sc.caseId, 'rejection');
+      const proposed = expectOk<{ direction: { id: string } }>(
+        await s.call('ceo', 'direction_propose', {
+          case_id: sc.caseId,
+          title: 'קבלת הערר',
+          rationale: 'השומה אינה סבירה ויש לקבל את הערר',
+          outcome: 'full_acceptance',
+        }),
+      ).direction;
+      expectOk(
+        await s.call('ceo', 'direction_approve', {
+          direction_id: proposed.id,
+          owner_ack: true,
+          reason: 'היו״ר אישר',
+        }),
+      );
+      const d = await validate({ case_id: sc.caseId });
+      expect(codes(d)).toEqual(['direction_mismatch', 'quote_could_not_check']);
+      expect(d).toMatchObject({ valid: true, errors: 0, warnings: 2 });
+      expect(d.findings.find((f) => f.code === 'direction_mismatch')).toMatchObject({
+        block: 'outcome',
+        block_kind: 'outcome',
+        message: expect.stringMatching(/קבלה מלאה.*דחייה/),
+      });
+      expect(d.findings.find((f) => f.code === 'quote_could_not_check')).toMatchObject({
+        block: 'discussion',
+        fix: expect.stringMatching(/library_add|ready/),
+      });
     },
     SLOW,
   );
