@@ -10,7 +10,7 @@ import type { DocumentRole } from '../db/schema/documents.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { findDates } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
-import { findMoney } from '../legal/money.ts';
+import { agorotOf, findMoney } from '../legal/money.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { findPlans } from '../legal/plans.ts';
 import { canonicalName, Q } from '../legal/text.ts';
@@ -53,26 +53,96 @@ const UNIT: Record<FactKind, FactUnit> = {
   price_per_sqm: 'agorot',
   area: 'sqm',
   coefficient: 'percent',
+  injury: 'agorot',
+  compensation: 'agorot',
+  reasonable_reduction: 'agorot',
+  claimed: 'agorot',
 };
 
+/** The unit a fact of this kind is stored in (a reduction given only as a share is in percent). */
+export const unitOf = (kind: FactKind): FactUnit => UNIT[kind];
+
+/** A word starts here (no Hebrew letter before it). */
+const W = '(?<![א-ת])';
+/** What turns a valuation into the prior or the new state: the plan's approval, its coming into force, the injury. */
+const EVENT = '(?:ה?אישור|אישורה|כניסת|תחילת|מתן|פרסום|ה?פגיעה|ה?תכנית)';
+const VALUE = '(?:ערך|ערכ|שווי|שוויי|שווים)';
+const STATE_PRIOR = `מצב\\s+(?:ה?תכנוני\\s+)?ה?קודם`;
+const STATE_NEW = `מצב\\s+(?:ה?תכנוני\\s+)?ה?חדש`;
+const OTHER_LEVY = '(?:סלילה|ביוב|פיתוח|תיעול|ניקוז|מים|שצ"פ)';
+
+// Each cue names the kind of the figures after it (up to the next cue). A betterment is «השבחה» named as
+// itself: not the levy's («היטל ההשבחה»), not half of it («מחצית ההשבחה», «50% מההשבחה»), not a document
+// («שומת ההשבחה»). The value before and after a plan is a value only where a valuation word leads to it.
 const CUES: [FactKind, RegExp][] = [
-  ['determining_date', /(?:ה)?מועד\s+ה?קובע/g],
-  ['value_prior', /מצב\s+(?:ה?תכנוני\s+)?ה?קודם/g],
-  ['value_new', /מצב\s+(?:ה?תכנוני\s+)?ה?חדש/g],
-  ['levy', /היטל(?:\s+ה?השבחה)?/g],
+  ['determining_date', /(?:ה)?(?:מועד|יום)\s+ה?קובע/g],
+  [
+    'value_prior',
+    new RegExp(
+      `${STATE_PRIOR}|${W}${VALUE}[א-ת]*(?:\\s+[^\\s\\d|:]+){0,4}?\\s+(?:ו|ש)?(?:טרם|לפני|ערב|בטרם)\\s+${EVENT}`,
+      'g',
+    ),
+  ],
+  [
+    'value_new',
+    new RegExp(
+      `${STATE_NEW}|${W}${VALUE}[א-ת]*(?:\\s+[^\\s\\d|:]+){0,4}?\\s+(?:ו|ש)?(?:לאחר|אחרי|בעקבות)\\s+${EVENT}`,
+      'g',
+    ),
+  ],
+  ['levy', new RegExp(`${W}(?:ו|ה|ב|ש|ל)?היטלי?(?![א-ת])(?!\\s+(?:ה)?${OTHER_LEVY})(?:\\s+ה?השבחה)?`, 'g')],
   [
     'betterment',
-    /(?:(?:שווי|סכום|שיעור|גובה|סך|תחשיב)\s+ה?השבחה|(?<!היטל\s+)ה?השבחה\s+(?:היא|הינה|נקבעה|עומדת|מסתכמת|בסך|בשיעור|בגובה|נאמדת|מוערכת))/g,
+    new RegExp(
+      `${W}(?<!(?:היטלי?|מחצית|שומת|שמאי|שמאית|ערר)\\s+)(?<!(?:%|אחוז|אחוזים)\\s*)(?:[ובלמש]?ה?)השבחה(?![א-ת])`,
+      'g',
+    ),
+  ],
+  [
+    'price_per_sqm',
+    new RegExp(
+      `${W}(?:ה)?(?:שווי|ערך|מחיר)\\s+(?:ה)?(?:ל|לכל\\s+|ל-|ל־)?מ${Q}{1,2}ר(?:\\s+(?:מבונה|בנוי|אקו(?:ו)?|קרקע|ברוטו|נטו))?`,
+      'g',
+    ),
   ],
   ['coefficient', /מקדם\s+(?:ה)?([א-ת]+)/g],
+  [
+    'compensation',
+    new RegExp(`${W}(?<!(?:תביעת|תביעה\\s+ל)\\s*)(?:ו|ה|ב|ל|כ|ש)*פיצוי(?:ים|י|ם)?(?![א-ת])`, 'g'),
+  ],
+  [
+    'injury',
+    new RegExp(
+      `${W}(?<!(?:לפני|לאחר|אחרי|טרם|בטרם|ערב)\\s+)(?:[ובלמש]?ה?)פגיעה(?![א-ת])|ירידת\\s+(?:ה)?ערך|(?:ה)?ירידה\\s+ב(?:ה)?ערך`,
+      'g',
+    ),
+  ],
+  [
+    'reasonable_reduction',
+    new RegExp(
+      `${W}(?:ו|ה|ל|ב)?(?:(?:ה|הו)?פחי?ת[א-ת]*|ניכוי|לנכות|נוכה)(?:\\s+\\S+){0,5}?\\s+(?:ב|ה|מ|ל)*(?:תחום|מתחם)\\s+ה?סביר(?:ות)?|${W}(?:ב|ה|מ|ל)*(?:תחום|מתחם)\\s+ה?סביר(?:ות)?|${W}(?:ה)?הפחתה\\s+(?:\\S+\\s+){0,6}?(?:לפי\\s+)?סעיף\\s+200(?!\\d)`,
+      'g',
+    ),
+  ],
 ];
+
+/** A coefficient's own word that is not its name: «מקדם של 0.9 בגין סחירות» is named by what follows. */
+const NOT_A_NAME = /^(?:של|בשיעור|בגובה|בסך|בערך|כולל|משוקלל|נוסף|אחד|זה|זהה|כללי)$/;
+const NAME_AFTER = /^\s*(?:\S+\s+){0,1}?(?:בגין|עבור|בעבור|בשל|לצורך|ל-|ל־)\s*(?:ה)?([א-ת]{2,})/;
 
 const PER_SQM = new RegExp(`^\\s*(?:ל|לכל\\s+|ל-|ל־)\\s*מ${Q}{1,2}ר`);
 const SALE = /נמכר|עסקת|עסקה|עסקאות|עסקאת/;
 const OTHER_APPRAISER =
-  /שמאי(?:ת)?\s+(?:ה?וועדה|ה?ועדה|ה?עוררי?ם?|ה?עוררת|ה?משיב\S*|הצדדים)|לטענת|לשיטת|לדעת|לפי\s+(?:שומת|חוות)|הערי(?:ך|כה)\s+שמאי/;
+  /שמאי(?:ת)?\s+(?:ה?וועדה|ה?ועדה|ה?עוררי?ם?|ה?עוררת|ה?משיב\S*|ה?תובע\S*|הצדדים)|לטענת|לשיטת|לדעת|לפי\s+(?:שומת|חוות)|הערי(?:ך|כה)\s+שמאי|(?<![א-ת])(?:ה|ו)?(?:תבעו|תבעה|נתבע|דרשו|דרשה)(?![א-ת])/;
 const COMPARABLES_HEADING = /עסקאות|השוואה|נתוני שוק|סקר שוק/;
 const SENTENCE_END = /[.;!?](?=\s|$)/g;
+/** A line that is its own segment: a table row («cell | cell») or a bullet. */
+const ROW = / \| /;
+const BULLET = /^\s*[-•*–·▪]\s/;
+/** A table column that holds the deciding figures; a column of another appraiser's figures is skipped. */
+const DECIDING_COLUMN = /הכרעה|מכריע|קביעת(?:י|נו)|שומתי|שומתנו|סופי/;
+/** A bare number in a value column of a table row: money when the row names a sum. */
+const BARE_NUMBER = /(?<![\d.,/])(\d{1,3}(?:,\d{3})+|\d{4,})(?![\d,]|\.\d|\s*(?:%|מ["״׳']|דונם|\/))/g;
 
 const DAY_MS = 86_400_000;
 export const isoToDays = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
@@ -95,7 +165,7 @@ export function findAppraiser(pages: readonly string[], role: DocumentRole | nul
 }
 
 const NAME_AFTER_COLON =
-  /(?:^|\n)\s*(?:ה?שמאי(?:ת)?(?:\s+ה?(?:מכריע|מכריעה|מייעץ|מייעצת|מקרקעין))?|ערך|ערכה|נערכה?\s+על\s+ידי|מאת)\s*:\s*(?:ה?שמאי(?:ת)?\s+)?([^\n,(]{3,40})/;
+  /(?:^|\n)\s*(?:ה?שמאי(?:ת)?(?:\s+ה?(?:מכריע|מכריעה|מייעץ|מייעצת|מקרקעין))?|ערך|ערכה|נערכה?\s+על\s+ידי|מאת|עורכ(?:ת)?\s+(?:חוות\s+ה?דעת|ה?שומה))\s*:\s*(?:ה?שמאי(?:ת)?\s+)?([^\n,(]{3,40})/;
 const SIGNATURE = /(?:^|\n)\s*([א-ת"'׳״-]+(?:\s+[א-ת"'׳״-]+){1,2}),\s*(?:ה?שמאי|שמאית)/g;
 
 function cleanName(text: string): string | null {
@@ -128,6 +198,37 @@ interface Segment {
   skip: boolean;
   /** Under a comparables heading: its areas and prices are the comparables', not the subject's. */
   comparables: boolean;
+  /** A table row: the ranges of its cells (in the page's plain text) whose figures are this appraiser's. */
+  cells: { start: number; end: number }[] | null;
+}
+
+/** A row's cells with their offsets (cells are joined by « | »). */
+function cellsOf(text: string, start: number, end: number): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  let from = start;
+  const line = text.slice(start, end);
+  for (const m of line.matchAll(/ \| /g)) {
+    const to = start + (m.index ?? 0);
+    out.push({ start: from, end: to, text: text.slice(from, to) });
+    from = to + m[0].length;
+  }
+  out.push({ start: from, end, text: text.slice(from, end) });
+  return out;
+}
+
+/**
+ * The cells of a table row whose figures count, by the last header row above it: the deciding column when
+ * there is one, else every column but those of another appraiser; null when the row has no figure of ours.
+ */
+function ownCells(
+  cells: { start: number; end: number; text: string }[],
+  header: string[] | null,
+): { start: number; end: number }[] | null {
+  if (header === null || header.length !== cells.length) return cells;
+  const deciding = header.findIndex((h, i) => i > 0 && DECIDING_COLUMN.test(h));
+  if (deciding > 0) return [cells[0], cells[deciding]].filter((c) => c !== undefined);
+  const kept = cells.filter((_, i) => i === 0 || !OTHER_APPRAISER.test(header[i] ?? ''));
+  return kept.length > 1 ? kept : null;
 }
 
 /** The document's sentences (plain-text offsets per page), each marked when it is not this appraiser's. */
@@ -135,22 +236,72 @@ function segments(plainPages: readonly string[]): Segment[] {
   const out: Segment[] = [];
   let comparables = false;
   plainPages.forEach((text, i) => {
+    let header: string[] | null = null;
     for (const block of pageBlocks(text)) {
-      if (block.kind === 'heading') comparables = COMPARABLES_HEADING.test(block.norm);
-      let from = block.start;
-      const body = text.slice(block.start, block.end);
-      const ends = [...body.matchAll(SENTENCE_END)].map((m) => block.start + (m.index ?? 0) + 1);
-      for (const end of [...ends, block.end]) {
-        if (end <= from) continue;
-        const sentence = text.slice(from, end);
-        const skip = SALE.test(sentence) || OTHER_APPRAISER.test(sentence);
-        out.push({ page: i + 1, start: from, end, skip, comparables });
-        from = end;
+      if (block.kind === 'heading' && !ROW.test(text.slice(block.start, block.end)))
+        comparables = COMPARABLES_HEADING.test(block.norm);
+      // A table row or a bullet is a segment of its own, whatever the blocks made of its lines.
+      const lines: { start: number; end: number }[] = [];
+      let at = block.start;
+      for (const line of text.slice(block.start, block.end).split('\n')) {
+        const prev = lines.at(-1);
+        const own = ROW.test(line) || BULLET.test(line);
+        if (prev !== undefined && !own && !ROW.test(text.slice(prev.start, prev.end)))
+          prev.end = at + line.length;
+        else lines.push({ start: at, end: at + line.length });
+        at += line.length + 1;
+      }
+      for (const line of lines) {
+        const body = text.slice(line.start, line.end);
+        if (ROW.test(body)) {
+          const cells = cellsOf(text, line.start, line.end);
+          const figures = cells.some((c) => /\d/.test(c.text));
+          if (!figures) {
+            header = cells.map((c) => c.text);
+            comparables = COMPARABLES_HEADING.test(body) || comparables;
+            continue;
+          }
+          const kept = ownCells(cells, header);
+          const skip = kept === null || SALE.test(body) || OTHER_APPRAISER.test(cells[0]?.text ?? '');
+          out.push({ page: i + 1, start: line.start, end: line.end, skip, comparables, cells: kept });
+          continue;
+        }
+        header = null;
+        let from = line.start;
+        const ends = [...body.matchAll(SENTENCE_END)].map((m) => line.start + (m.index ?? 0) + 1);
+        for (const end of [...ends, line.end]) {
+          if (end <= from) continue;
+          const sentence = text.slice(from, end);
+          const skip = SALE.test(sentence) || OTHER_APPRAISER.test(sentence);
+          out.push({ page: i + 1, start: from, end, skip, comparables, cells: null });
+          from = end;
+        }
       }
     }
   });
   return out;
 }
+
+interface Money {
+  agorot: number;
+  start: number;
+  end: number;
+}
+
+/** The kinds whose figures are sums of money (a bare number in a table row of these is a sum). */
+const MONEY_KINDS = new Set<FactKind>([
+  'value_prior',
+  'value_new',
+  'betterment',
+  'levy',
+  'price_per_sqm',
+  'injury',
+  'compensation',
+  'reasonable_reduction',
+]);
+
+/** Between two sums of one list: punctuation and «ו», nothing else («1,000 ₪, 2,000 ₪ ו-3,000 ₪»). */
+const LIST_GAP = /^[\s,־–-]*(?:ו|וכן)?[\s־–-]*$/;
 
 /** The facts of one appraisal, in order. */
 export function extractFacts(pages: readonly string[]): FactCandidate[] {
@@ -178,7 +329,17 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
     const text = texts[seg.page - 1] ?? '';
     const sentence = text.slice(seg.start, seg.end);
     const base = seg.start;
-    const add = (kind: FactKind, name: string | null, value: number, from: number, to: number) => {
+    // In a table row only the figures of the kept cells count.
+    const inCells = (from: number) =>
+      seg.cells === null || seg.cells.some((c) => c.start <= base + from && base + from < c.end);
+    const add = (
+      kind: FactKind,
+      name: string | null,
+      value: number,
+      from: number,
+      to: number,
+      unit: FactUnit = UNIT[kind],
+    ) => {
       const map = plain[seg.page - 1] ?? { at: (i: number) => i };
       const start = map.at(base + from);
       const end = map.at(base + to);
@@ -186,7 +347,7 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
         kind,
         name,
         value,
-        unit: UNIT[kind],
+        unit,
         parcel,
         plan,
         note: null,
@@ -196,11 +357,11 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
         text: (pages[seg.page - 1] ?? '').slice(start, end),
       });
     };
-    const money = findMoney(sentence);
+    const money: Money[] = findMoney(sentence).filter((m) => inCells(m.start));
     const perSqm = money.filter((m) => PER_SQM.test(sentence.slice(m.end, m.end + 12)));
-    const state = /מצב\s+(?:ה?תכנוני\s+)?ה?חדש/.test(sentence)
+    const state = /מצב\s+(?:ה?תכנוני\s+)?ה?חדש|(?:לאחר|אחרי)\s+(?:ה?אישור|ה?פגיעה)/.test(sentence)
       ? 'new'
-      : /מצב\s+(?:ה?תכנוני\s+)?ה?קודם/.test(sentence)
+      : /מצב\s+(?:ה?תכנוני\s+)?ה?קודם|(?:טרם|לפני|ערב|בטרם)\s+(?:ה?אישור|ה?פגיעה)/.test(sentence)
         ? 'prior'
         : null;
     // Under a comparables heading only a valuation sentence (שווי…, מצב חדש/קודם) speaks of the subject.
@@ -212,30 +373,91 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
       }
     }
     const amounts = money.filter((m) => !perSqm.includes(m));
-    const cues = CUES.flatMap(([kind, re]) =>
+    let cues = CUES.flatMap(([kind, re]) =>
       [...sentence.matchAll(re)].map((m) => ({
         kind,
         start: m.index ?? 0,
         end: (m.index ?? 0) + m[0].length,
         word: m[1],
       })),
-    ).sort((a, b) => a.start - b.start);
+    ).sort((a, b) => a.start - b.start || b.end - a.end);
+    // Overlapping cues are one: the first (and longest) wins («היטל ההשבחה» is no betterment cue).
+    cues = cues.filter((c, k) => !cues.slice(0, k).some((p) => p.start < c.end && c.start < p.end));
+    // A state after a price per m² with no figure between is the price's state, not a value of its own.
+    cues = cues.filter((c, k) => {
+      const prev = cues[k - 1];
+      if (prev?.kind !== 'price_per_sqm' || (c.kind !== 'value_new' && c.kind !== 'value_prior')) return true;
+      return /\d/.test(sentence.slice(prev.end, c.start));
+    });
+    // A row's bare numbers are sums when the row names a sum (a value column without ₪).
+    if (seg.cells !== null && cues.some((c) => MONEY_KINDS.has(c.kind))) {
+      for (const m of sentence.matchAll(BARE_NUMBER)) {
+        const from = m.index ?? 0;
+        const to = from + m[0].length;
+        if (!inCells(from) || money.some((x) => x.start < to && from < x.end)) continue;
+        const agorot = agorotOf(m[1] ?? '');
+        if (agorot !== null) amounts.push({ agorot, start: from, end: to });
+      }
+      amounts.sort((a, b) => a.start - b.start);
+    }
+    const previousCueEnd = (k: number) => cues[k - 1]?.end ?? 0;
     cues.forEach((cue, k) => {
       const limit = cues[k + 1]?.start ?? sentence.length;
+      const after = sentence.slice(cue.end, limit);
       if (cue.kind === 'determining_date') {
-        const date = findDates(sentence.slice(cue.end, limit))[0];
+        // «5.7.2022 הוא המועד הקובע»: a date after the cue, else the last one before it (since the cue before).
+        const date = findDates(after)[0];
         if (date !== undefined) add(cue.kind, null, isoToDays(date.iso), cue.start, cue.end + date.end);
+        else {
+          const from = previousCueEnd(k);
+          const before = findDates(sentence.slice(from, cue.start)).at(-1);
+          if (before !== undefined && inCells(from + before.start))
+            add(cue.kind, null, isoToDays(before.iso), from + before.start, cue.end);
+        }
       } else if (cue.kind === 'coefficient') {
-        const value = coefficientAfter(sentence.slice(cue.end, limit));
-        if (value !== null)
-          add(cue.kind, canonicalName(`מקדם ${cue.word ?? ''}`), value.value, cue.start, cue.end + value.end);
+        const value = coefficientAfter(after);
+        if (value === null || !inCells(cue.end + value.end - 1)) return;
+        let word = cue.word ?? '';
+        if (NOT_A_NAME.test(word) || !/^[א-ת]{2,}$/.test(word)) {
+          word = NAME_AFTER.exec(after.slice(value.end))?.[1] ?? '';
+          if (word === '') return;
+        }
+        add(cue.kind, canonicalName(`מקדם ${word}`), value.value, cue.start, cue.end + value.end);
+      } else if (cue.kind === 'reasonable_reduction') {
+        // A sum after the cue, else its share; else the share the cue itself holds («להפחית 10% בגין…»).
+        const sum = amounts.find((a) => a.start >= cue.end && a.end <= limit);
+        if (sum !== undefined) {
+          add(cue.kind, null, sum.agorot, cue.start, sum.end);
+          return;
+        }
+        const following = findPercents(after)[0];
+        const share = following ?? findPercents(sentence.slice(cue.start, cue.end))[0];
+        if (share === undefined) return;
+        const end = following === undefined ? cue.end : cue.end + share.end;
+        add(cue.kind, 'שיעור', share.value, cue.start, end, 'percent');
       } else {
-        const m = amounts.find((a) => a.start >= cue.end && a.end <= limit);
-        if (m !== undefined) add(cue.kind, null, m.agorot, cue.start, m.end);
+        const first = amounts.findIndex((a) => a.start >= cue.end && a.end <= limit);
+        if (first < 0) return;
+        // Every sum of a list after one cue is of that kind («…627,000 ₪, 41,500 ₪ ו-1,593,777 ₪»).
+        let last = first;
+        for (let j = first + 1; j < amounts.length; j++) {
+          const next = amounts[j];
+          const prev = amounts[j - 1];
+          if (next === undefined || prev === undefined || next.end > limit) break;
+          if (!LIST_GAP.test(sentence.slice(prev.end, next.start))) break;
+          last = j;
+        }
+        for (let j = first; j <= last; j++) {
+          const m = amounts[j];
+          if (m === undefined) continue;
+          const name = cue.kind === 'price_per_sqm' ? state : null;
+          add(cue.kind, name, m.agorot, j === first ? cue.start : m.start, m.end);
+        }
       }
     });
     if (own) {
       for (const area of findAreas(sentence)) {
+        if (!inCells(area.start)) continue;
         const name = areaName(sentence.slice(Math.max(0, area.start - 40), area.start));
         add('area', name, area.value, area.start, area.end);
       }

@@ -30,7 +30,12 @@ export type ClaimParty = (typeof claimParties)[number];
 export const claimKinds = ['claim', 'relief'] as const;
 export type ClaimKind = (typeof claimKinds)[number];
 
-/** The facts an appraisal states, their units, and the appraiser's role in the file. */
+/**
+ * The facts an appraisal states, their units, and the appraiser's role in the file. A compensation case
+ * (section 197) uses value_prior and value_new for the value before and after the plan, and adds the injury,
+ * the compensation and the reduction for the reasonable range; `claimed` is a sum a party claimed, as a
+ * decision states it. Text enums: a new kind needs no migration.
+ */
 export const factKinds = [
   'determining_date',
   'value_prior',
@@ -40,11 +45,23 @@ export const factKinds = [
   'price_per_sqm',
   'area',
   'coefficient',
+  'injury',
+  'compensation',
+  'reasonable_reduction',
+  'claimed',
 ] as const;
 export type FactKind = (typeof factKinds)[number];
 export const factUnits = ['date', 'agorot', 'sqm', 'percent'] as const;
 export type FactUnit = (typeof factUnits)[number];
-export const appraiserRoles = ['deciding', 'advisory', 'committee', 'appellants', 'other'] as const;
+/** `decision`: the figures a decision of the case states (the levy it set, the compensation it awarded). */
+export const appraiserRoles = [
+  'deciding',
+  'advisory',
+  'committee',
+  'appellants',
+  'other',
+  'decision',
+] as const;
 export type AppraiserRole = (typeof appraiserRoles)[number];
 
 /**
