@@ -8,6 +8,7 @@
 import type { AppraiserRole, FactKind, FactUnit } from '../db/schema/analysis.ts';
 import type { DocumentRole } from '../db/schema/documents.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
+import { type AmountLabel, findAmounts } from '../legal/amounts.ts';
 import { findDates } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
 import { agorotOf, findMoney } from '../legal/money.ts';
@@ -21,6 +22,9 @@ export const APPRAISAL_ROLES: readonly DocumentRole[] = [
   'deciding_appraisal',
   'advisory_appraisal',
 ];
+
+/** The roles whose figures the fact reader reads: the appraisals, and a decision's own sums. */
+export const FIGURE_ROLES: readonly DocumentRole[] = [...APPRAISAL_ROLES, 'decision'];
 
 export interface Appraiser {
   name: string | null;
@@ -465,6 +469,56 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
   }
   flagLevies(facts);
   return facts;
+}
+
+const DECISION_KIND: Record<AmountLabel, FactKind> = {
+  levy: 'levy',
+  compensation: 'compensation',
+  claim: 'claimed',
+};
+
+/**
+ * The sums a decision states, by the labelled-amounts rule (src/legal/amounts.ts): the levy demanded or set,
+ * the compensation awarded, a sum a party claimed; a sum the rule gives no label (or leaves out: costs, other
+ * levies) is not a fact. Each is about the decision's first parcel and plan, as an appraisal's facts are.
+ */
+export function extractDecisionFacts(pages: readonly string[]): FactCandidate[] {
+  const plain = pages.map((p) => plainText(p));
+  const firstKey = (keys: (text: string) => string | undefined) => {
+    for (const p of plain) {
+      const key = keys(p.text);
+      if (key !== undefined) return key;
+    }
+    return null;
+  };
+  const plan = firstKey((t) => findPlans(t)[0]?.key);
+  const parcel = firstKey((t) => {
+    const first = findParcels(t)[0];
+    return first === undefined ? undefined : parcelKeys(first).join(', ');
+  });
+  return plain.flatMap((p, i) =>
+    findAmounts(p.text).flatMap((a) => {
+      if (a.label === null) return [];
+      const start = p.at(a.start);
+      const end = p.at(a.end);
+      const kind = DECISION_KIND[a.label];
+      return [
+        {
+          kind,
+          name: null,
+          value: a.agorot,
+          unit: UNIT[kind],
+          parcel,
+          plan,
+          note: null,
+          page: i + 1,
+          start,
+          end,
+          text: (pages[i] ?? '').slice(start, end),
+        },
+      ];
+    }),
+  );
 }
 
 /** A coefficient written as a percentage (85%) or a fraction (0.85), as a percentage. */
