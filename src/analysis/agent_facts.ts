@@ -15,7 +15,8 @@ import { normalizeDate } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
 import { agorotOf, normalizeMoney } from '../legal/money.ts';
 import { locate } from './agent_claims.ts';
-import { isoToDays, unitOf } from './appraisal.ts';
+import { isoToDays } from './appraisal.ts';
+import { unitOf } from './appraisal_cues.ts';
 
 /** The provenance of an agent's fact: the recording tool stands where the reader's version would. */
 export const FACT_RECORDED_BY = 'appraiser_fact_record';

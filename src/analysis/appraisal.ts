@@ -1,21 +1,33 @@
-// The facts of an appraisal, by rule: who appraised (name and role), and per sentence the facts a cue names
-// with the first value of its type after the cue (before the next cue): the determining date, the value in
-// the prior and the new planning state, the betterment, the levy (flagged when it is not half the
-// betterment), the price per m², areas, and coefficients by name as percentages. Each fact is about the
-// parcel and plan named last before it. Sentences about comparable sales, and sentences that report another
-// appraiser's figures («שמאי הוועדה העריך…», «לטענת…»), are not this appraiser's facts and are skipped.
-
+// The facts of an appraisal, by rule: who appraised (name and role), and per segment (a sentence, a bullet,
+// a table row) the facts its cues name (./appraisal_cues.ts) with the values of their type after each cue,
+// up to the next: the determining date (or the date just before its cue), the value before and after the plan,
+// the betterment named as itself (never the levy's or half of it), the levy (flagged when it is not half the
+// betterment), the price per m², areas, coefficients by name as percentages (named by what follows «מקדם של»),
+// and for compensation cases the injury, the compensation and the reduction for the reasonable range. Every
+// sum of a list after one cue is read; a table row's value column needs no ₪. Each fact is about the first
+// parcel and plan the appraisal names. Sales, other appraisers' figures, claimed sums, and a table's other
+// appraisers' columns are not this appraiser's facts (./appraisal_segments.ts).
 import type { AppraiserRole, FactKind, FactUnit } from '../db/schema/analysis.ts';
 import type { DocumentRole } from '../db/schema/documents.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
-import { type AmountLabel, findAmounts } from '../legal/amounts.ts';
 import { findDates } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
 import { agorotOf, findMoney } from '../legal/money.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { findPlans } from '../legal/plans.ts';
-import { canonicalName, Q } from '../legal/text.ts';
-import { pageBlocks, plainText } from './layout.ts';
+import { canonicalName } from '../legal/text.ts';
+import {
+  BARE_NUMBER,
+  CUES,
+  LIST_GAP,
+  MONEY_KINDS,
+  NAME_AFTER,
+  NOT_A_NAME,
+  PER_SQM,
+  UNIT,
+} from './appraisal_cues.ts';
+import { segments } from './appraisal_segments.ts';
+import { plainText } from './layout.ts';
 
 export const APPRAISAL_ROLES: readonly DocumentRole[] = [
   'appraisal',
@@ -47,106 +59,6 @@ export interface FactCandidate {
   end: number;
   text: string;
 }
-
-const UNIT: Record<FactKind, FactUnit> = {
-  determining_date: 'date',
-  value_prior: 'agorot',
-  value_new: 'agorot',
-  betterment: 'agorot',
-  levy: 'agorot',
-  price_per_sqm: 'agorot',
-  area: 'sqm',
-  coefficient: 'percent',
-  injury: 'agorot',
-  compensation: 'agorot',
-  reasonable_reduction: 'agorot',
-  claimed: 'agorot',
-};
-
-/** The unit a fact of this kind is stored in (a reduction given only as a share is in percent). */
-export const unitOf = (kind: FactKind): FactUnit => UNIT[kind];
-
-/** A word starts here (no Hebrew letter before it). */
-const W = '(?<![א-ת])';
-/** What turns a valuation into the prior or the new state: the plan's approval, its coming into force, the injury. */
-const EVENT = '(?:ה?אישור|אישורה|כניסת|תחילת|מתן|פרסום|ה?פגיעה|ה?תכנית)';
-const VALUE = '(?:ערך|ערכ|שווי|שוויי|שווים)';
-const STATE_PRIOR = `מצב\\s+(?:ה?תכנוני\\s+)?ה?קודם`;
-const STATE_NEW = `מצב\\s+(?:ה?תכנוני\\s+)?ה?חדש`;
-const OTHER_LEVY = '(?:סלילה|ביוב|פיתוח|תיעול|ניקוז|מים|שצ"פ)';
-
-// Each cue names the kind of the figures after it (up to the next cue). A betterment is «השבחה» named as
-// itself: not the levy's («היטל ההשבחה»), not half of it («מחצית ההשבחה», «50% מההשבחה»), not a document
-// («שומת ההשבחה»). The value before and after a plan is a value only where a valuation word leads to it.
-const CUES: [FactKind, RegExp][] = [
-  ['determining_date', /(?:ה)?(?:מועד|יום)\s+ה?קובע/g],
-  [
-    'value_prior',
-    new RegExp(
-      `${STATE_PRIOR}|${W}${VALUE}[א-ת]*(?:\\s+[^\\s\\d|:]+){0,4}?\\s+(?:ו|ש)?(?:טרם|לפני|ערב|בטרם)\\s+${EVENT}`,
-      'g',
-    ),
-  ],
-  [
-    'value_new',
-    new RegExp(
-      `${STATE_NEW}|${W}${VALUE}[א-ת]*(?:\\s+[^\\s\\d|:]+){0,4}?\\s+(?:ו|ש)?(?:לאחר|אחרי|בעקבות)\\s+${EVENT}`,
-      'g',
-    ),
-  ],
-  ['levy', new RegExp(`${W}(?:ו|ה|ב|ש|ל)?היטלי?(?![א-ת])(?!\\s+(?:ה)?${OTHER_LEVY})(?:\\s+ה?השבחה)?`, 'g')],
-  [
-    'betterment',
-    new RegExp(
-      `${W}(?<!(?:היטלי?|מחצית|שומת|שמאי|שמאית|ערר)\\s+)(?<!(?:%|אחוז|אחוזים)\\s*)(?:[ובלמש]?ה?)השבחה(?![א-ת])`,
-      'g',
-    ),
-  ],
-  [
-    'price_per_sqm',
-    new RegExp(
-      `${W}(?:ה)?(?:שווי|ערך|מחיר)\\s+(?:ה)?(?:ל|לכל\\s+|ל-|ל־)?מ${Q}{1,2}ר(?:\\s+(?:מבונה|בנוי|אקו(?:ו)?|קרקע|ברוטו|נטו))?`,
-      'g',
-    ),
-  ],
-  ['coefficient', /מקדם\s+(?:ה)?([א-ת]+)/g],
-  [
-    'compensation',
-    new RegExp(`${W}(?<!(?:תביעת|תביעה\\s+ל)\\s*)(?:ו|ה|ב|ל|כ|ש)*פיצוי(?:ים|י|ם)?(?![א-ת])`, 'g'),
-  ],
-  [
-    'injury',
-    new RegExp(
-      `${W}(?<!(?:לפני|לאחר|אחרי|טרם|בטרם|ערב)\\s+)(?:[ובלמש]?ה?)פגיעה(?![א-ת])|ירידת\\s+(?:ה)?ערך|(?:ה)?ירידה\\s+ב(?:ה)?ערך`,
-      'g',
-    ),
-  ],
-  [
-    'reasonable_reduction',
-    new RegExp(
-      `${W}(?:ו|ה|ל|ב)?(?:(?:ה|הו)?פחי?ת[א-ת]*|ניכוי|לנכות|נוכה)(?:\\s+\\S+){0,5}?\\s+(?:ב|ה|מ|ל)*(?:תחום|מתחם)\\s+ה?סביר(?:ות)?|${W}(?:ב|ה|מ|ל)*(?:תחום|מתחם)\\s+ה?סביר(?:ות)?|${W}(?:ה)?הפחתה\\s+(?:\\S+\\s+){0,6}?(?:לפי\\s+)?סעיף\\s+200(?!\\d)`,
-      'g',
-    ),
-  ],
-];
-
-/** A coefficient's own word that is not its name: «מקדם של 0.9 בגין סחירות» is named by what follows. */
-const NOT_A_NAME = /^(?:של|בשיעור|בגובה|בסך|בערך|כולל|משוקלל|נוסף|אחד|זה|זהה|כללי)$/;
-const NAME_AFTER = /^\s*(?:\S+\s+){0,1}?(?:בגין|עבור|בעבור|בשל|לצורך|ל-|ל־)\s*(?:ה)?([א-ת]{2,})/;
-
-const PER_SQM = new RegExp(`^\\s*(?:ל|לכל\\s+|ל-|ל־)\\s*מ${Q}{1,2}ר`);
-const SALE = /נמכר|עסקת|עסקה|עסקאות|עסקאת/;
-const OTHER_APPRAISER =
-  /שמאי(?:ת)?\s+(?:ה?וועדה|ה?ועדה|ה?עוררי?ם?|ה?עוררת|ה?משיב\S*|ה?תובע\S*|הצדדים)|לטענת|לשיטת|לדעת|לפי\s+(?:שומת|חוות)|הערי(?:ך|כה)\s+שמאי|(?<![א-ת])(?:ה|ו)?(?:תבעו|תבעה|נתבע|דרשו|דרשה)(?![א-ת])/;
-const COMPARABLES_HEADING = /עסקאות|השוואה|נתוני שוק|סקר שוק/;
-const SENTENCE_END = /[.;!?](?=\s|$)/g;
-/** A line that is its own segment: a table row («cell | cell») or a bullet. */
-const ROW = / \| /;
-const BULLET = /^\s*[-•*–·▪]\s/;
-/** A table column that holds the deciding figures; a column of another appraiser's figures is skipped. */
-const DECIDING_COLUMN = /הכרעה|מכריע|קביעת(?:י|נו)|שומתי|שומתנו|סופי/;
-/** A bare number in a value column of a table row: money when the row names a sum. */
-const BARE_NUMBER = /(?<![\d.,/])(\d{1,3}(?:,\d{3})+|\d{4,})(?![\d,]|\.\d|\s*(?:%|מ["״׳']|דונם|\/))/g;
 
 const DAY_MS = 86_400_000;
 export const isoToDays = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
@@ -194,118 +106,11 @@ function appraiserName(pages: readonly string[]): string | null {
   return signed;
 }
 
-interface Segment {
-  page: number;
-  start: number;
-  end: number;
-  /** Not this appraiser's facts: a sale, or another appraiser's figures. */
-  skip: boolean;
-  /** Under a comparables heading: its areas and prices are the comparables', not the subject's. */
-  comparables: boolean;
-  /** A table row: the ranges of its cells (in the page's plain text) whose figures are this appraiser's. */
-  cells: { start: number; end: number }[] | null;
-}
-
-/** A row's cells with their offsets (cells are joined by « | »). */
-function cellsOf(text: string, start: number, end: number): { start: number; end: number; text: string }[] {
-  const out: { start: number; end: number; text: string }[] = [];
-  let from = start;
-  const line = text.slice(start, end);
-  for (const m of line.matchAll(/ \| /g)) {
-    const to = start + (m.index ?? 0);
-    out.push({ start: from, end: to, text: text.slice(from, to) });
-    from = to + m[0].length;
-  }
-  out.push({ start: from, end, text: text.slice(from, end) });
-  return out;
-}
-
-/**
- * The cells of a table row whose figures count, by the last header row above it: the deciding column when
- * there is one, else every column but those of another appraiser; null when the row has no figure of ours.
- */
-function ownCells(
-  cells: { start: number; end: number; text: string }[],
-  header: string[] | null,
-): { start: number; end: number }[] | null {
-  if (header === null || header.length !== cells.length) return cells;
-  const deciding = header.findIndex((h, i) => i > 0 && DECIDING_COLUMN.test(h));
-  if (deciding > 0) return [cells[0], cells[deciding]].filter((c) => c !== undefined);
-  const kept = cells.filter((_, i) => i === 0 || !OTHER_APPRAISER.test(header[i] ?? ''));
-  return kept.length > 1 ? kept : null;
-}
-
-/** The document's sentences (plain-text offsets per page), each marked when it is not this appraiser's. */
-function segments(plainPages: readonly string[]): Segment[] {
-  const out: Segment[] = [];
-  let comparables = false;
-  plainPages.forEach((text, i) => {
-    let header: string[] | null = null;
-    for (const block of pageBlocks(text)) {
-      if (block.kind === 'heading' && !ROW.test(text.slice(block.start, block.end)))
-        comparables = COMPARABLES_HEADING.test(block.norm);
-      // A table row or a bullet is a segment of its own, whatever the blocks made of its lines.
-      const lines: { start: number; end: number }[] = [];
-      let at = block.start;
-      for (const line of text.slice(block.start, block.end).split('\n')) {
-        const prev = lines.at(-1);
-        const own = ROW.test(line) || BULLET.test(line);
-        if (prev !== undefined && !own && !ROW.test(text.slice(prev.start, prev.end)))
-          prev.end = at + line.length;
-        else lines.push({ start: at, end: at + line.length });
-        at += line.length + 1;
-      }
-      for (const line of lines) {
-        const body = text.slice(line.start, line.end);
-        if (ROW.test(body)) {
-          const cells = cellsOf(text, line.start, line.end);
-          const figures = cells.some((c) => /\d/.test(c.text));
-          if (!figures) {
-            header = cells.map((c) => c.text);
-            comparables = COMPARABLES_HEADING.test(body) || comparables;
-            continue;
-          }
-          const kept = ownCells(cells, header);
-          const skip = kept === null || SALE.test(body) || OTHER_APPRAISER.test(cells[0]?.text ?? '');
-          out.push({ page: i + 1, start: line.start, end: line.end, skip, comparables, cells: kept });
-          continue;
-        }
-        header = null;
-        let from = line.start;
-        const ends = [...body.matchAll(SENTENCE_END)].map((m) => line.start + (m.index ?? 0) + 1);
-        for (const end of [...ends, line.end]) {
-          if (end <= from) continue;
-          const sentence = text.slice(from, end);
-          const skip = SALE.test(sentence) || OTHER_APPRAISER.test(sentence);
-          out.push({ page: i + 1, start: from, end, skip, comparables, cells: null });
-          from = end;
-        }
-      }
-    }
-  });
-  return out;
-}
-
 interface Money {
   agorot: number;
   start: number;
   end: number;
 }
-
-/** The kinds whose figures are sums of money (a bare number in a table row of these is a sum). */
-const MONEY_KINDS = new Set<FactKind>([
-  'value_prior',
-  'value_new',
-  'betterment',
-  'levy',
-  'price_per_sqm',
-  'injury',
-  'compensation',
-  'reasonable_reduction',
-]);
-
-/** Between two sums of one list: punctuation and «ו», nothing else («1,000 ₪, 2,000 ₪ ו-3,000 ₪»). */
-const LIST_GAP = /^[\s,־–-]*(?:ו|וכן)?[\s־–-]*$/;
 
 /** The facts of one appraisal, in order. */
 export function extractFacts(pages: readonly string[]): FactCandidate[] {
@@ -469,56 +274,6 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
   }
   flagLevies(facts);
   return facts;
-}
-
-const DECISION_KIND: Record<AmountLabel, FactKind> = {
-  levy: 'levy',
-  compensation: 'compensation',
-  claim: 'claimed',
-};
-
-/**
- * The sums a decision states, by the labelled-amounts rule (src/legal/amounts.ts): the levy demanded or set,
- * the compensation awarded, a sum a party claimed; a sum the rule gives no label (or leaves out: costs, other
- * levies) is not a fact. Each is about the decision's first parcel and plan, as an appraisal's facts are.
- */
-export function extractDecisionFacts(pages: readonly string[]): FactCandidate[] {
-  const plain = pages.map((p) => plainText(p));
-  const firstKey = (keys: (text: string) => string | undefined) => {
-    for (const p of plain) {
-      const key = keys(p.text);
-      if (key !== undefined) return key;
-    }
-    return null;
-  };
-  const plan = firstKey((t) => findPlans(t)[0]?.key);
-  const parcel = firstKey((t) => {
-    const first = findParcels(t)[0];
-    return first === undefined ? undefined : parcelKeys(first).join(', ');
-  });
-  return plain.flatMap((p, i) =>
-    findAmounts(p.text).flatMap((a) => {
-      if (a.label === null) return [];
-      const start = p.at(a.start);
-      const end = p.at(a.end);
-      const kind = DECISION_KIND[a.label];
-      return [
-        {
-          kind,
-          name: null,
-          value: a.agorot,
-          unit: UNIT[kind],
-          parcel,
-          plan,
-          note: null,
-          page: i + 1,
-          start,
-          end,
-          text: (pages[i] ?? '').slice(start, end),
-        },
-      ];
-    }),
-  );
 }
 
 /** A coefficient written as a percentage (85%) or a fraction (0.85), as a percentage. */

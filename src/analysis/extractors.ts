@@ -8,14 +8,9 @@ import { type DocumentRole, type DocumentRow, documentPages, documents } from '.
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
-import {
-  APPRAISAL_ROLES,
-  extractDecisionFacts,
-  extractFacts,
-  FIGURE_ROLES,
-  findAppraiser,
-} from './appraisal.ts';
+import { APPRAISAL_ROLES, extractFacts, FIGURE_ROLES, findAppraiser } from './appraisal.ts';
 import { CLAIM_ROLES, extractClaims } from './claims.ts';
+import { extractDecisionFacts } from './decision_figures.ts';
 import { extractReferences } from './references.ts';
 import { detectRole } from './roles.ts';
 
