@@ -1,6 +1,7 @@
 import type { AnyTool } from '../src/contract/define.ts';
 import { appraiser_fact_extract } from './appraiser/appraiser_fact_extract.ts';
 import { appraiser_fact_get } from './appraiser/appraiser_fact_get.ts';
+import { appraiser_fact_record } from './appraiser/appraiser_fact_record.ts';
 import { approval_review } from './approval/approval_review.ts';
 import { argument_aggregate } from './argument/argument_aggregate.ts';
 import { argument_list } from './argument/argument_list.ts';
@@ -60,6 +61,7 @@ import { hai_set_focus } from './hai/hai_set_focus.ts';
 import { hai_status } from './hai/hai_status.ts';
 import { halacha_extract } from './halacha/halacha_extract.ts';
 import { halacha_list } from './halacha/halacha_list.ts';
+import { halacha_record } from './halacha/halacha_record.ts';
 import { halacha_review } from './halacha/halacha_review.ts';
 import { internal_decision_add } from './internal/internal_decision_add.ts';
 import { internal_decision_get } from './internal/internal_decision_get.ts';
@@ -150,6 +152,7 @@ export const tools = {
   precedent_detach,
   halacha_extract,
   halacha_list,
+  halacha_record,
   halacha_review,
   style_corpus_enrich,
   style_corpus_pending_list,
@@ -162,6 +165,7 @@ export const tools = {
   argument_list,
   appraiser_fact_extract,
   appraiser_fact_get,
+  appraiser_fact_record,
   direction_propose,
   direction_list,
   direction_approve,

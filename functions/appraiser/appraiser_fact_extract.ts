@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { APPRAISAL_ROLES } from '../../src/analysis/appraisal.ts';
+import { FIGURE_ROLES } from '../../src/analysis/appraisal.ts';
 import { analysisTargets, extractInput, extractKey } from '../../src/analysis/extract_tool.ts';
 import { factExtractor } from '../../src/analysis/extractors.ts';
 import { inArray, sql } from '../../src/db/orm.ts';
@@ -10,13 +10,14 @@ export const appraiser_fact_extract = defineExtractTool({
   name: 'appraiser_fact_extract',
   title: 'Find appraisal facts',
   description:
-    'Reads by rule a case’s appraisals: the appraiser and role, and facts with normalised values ' +
-    '(dates, values, betterment, levy, prices, areas, coefficients). Compare: appraiser_fact_get.',
+    'Reads by rule a case’s appraisals (the appraiser and role, and facts with normalised values: dates, ' +
+    'values, betterment, levy, prices, areas, coefficients, injury, compensation, reduction) and its ' +
+    'decisions’ own sums (levy, compensation, claimed). Compare: appraiser_fact_get.',
   input: extractInput,
   idempotencyKey: extractKey,
   extractor: factExtractor,
   readTool: 'appraiser_fact_get',
-  targets: analysisTargets(factExtractor, 'appraisals', APPRAISAL_ROLES),
+  targets: analysisTargets(factExtractor, 'appraisals and decisions', FIGURE_ROLES),
   summary: z.object({
     facts: z.int(),
     flagged: z.int().describe('Facts with a note (a levy that is not half the betterment)'),
@@ -31,5 +32,5 @@ export const appraiser_fact_extract = defineExtractTool({
       .where(inArray(appraisalFacts.documentId, [...ids]));
     return { facts: row?.facts ?? 0, flagged: row?.flagged ?? 0 };
   },
-  done: (s, n) => `${s.facts} facts in ${n} appraisal(s)${s.flagged > 0 ? `, ${s.flagged} flagged` : ''}`,
+  done: (s, n) => `${s.facts} facts in ${n} document(s)${s.flagged > 0 ? `, ${s.flagged} flagged` : ''}`,
 });

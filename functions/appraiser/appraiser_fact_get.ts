@@ -1,10 +1,17 @@
 import * as z from 'zod';
+import { countingFact } from '../../src/analysis/agent_facts.ts';
 import { displayValue, findConflicts, groupFacts, valueOut } from '../../src/analysis/conflicts.ts';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { and, asc, eq } from '../../src/db/orm.ts';
-import { appraisalFacts, appraiserRoles, factKinds, factUnits } from '../../src/db/schema/analysis.ts';
+import {
+  appraisalFacts,
+  appraiserRoles,
+  factKinds,
+  factOrigins,
+  factUnits,
+} from '../../src/db/schema/analysis.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { provenanceOf, provenanceOutput } from '../../src/extractors/provenance.ts';
 
@@ -23,6 +30,10 @@ const factOutput = z.object({
   appraiser: z.string().nullable(),
   role: z.enum(appraiserRoles).describe('deciding, advisory, committee, appellants or other'),
   note: z.string().nullable().describe('levy_not_half: a levy that is not half the betterment'),
+  origin: z
+    .enum(factOrigins)
+    .describe('extracted by the rules, or recorded by an agent (appraiser_fact_record)'),
+  corrects: z.uuid().nullable().describe('The extracted fact this agent’s correction stands for'),
   source: provenanceOutput,
 });
 
@@ -37,8 +48,8 @@ export const appraiser_fact_get = defineTool({
   name: 'appraiser_fact_get',
   title: 'Appraisal facts and conflicts',
   description:
-    'A case’s appraisal facts by kind and subject (parcel, plan), and conflicts: one fact, different ' +
-    'values from different appraisers, each side and the gap (tolerance ignores small ones).',
+    'A case’s appraisal facts (extracted and recorded; rejected and corrected ones left out) by kind and ' +
+    'subject, and conflicts: one fact, different appraisers’ values, the deciding one first, and the gap.',
   input: {
     case_id: caseIdInput,
     kind: z.enum(factKinds).optional().describe('Only this kind'),
@@ -73,6 +84,7 @@ export const appraiser_fact_get = defineTool({
         .where(
           and(
             eq(appraisalFacts.caseId, input.case_id),
+            countingFact,
             input.kind === undefined ? undefined : eq(appraisalFacts.kind, input.kind),
           ),
         )
@@ -91,6 +103,8 @@ export const appraiser_fact_get = defineTool({
       appraiser: f.appraiserName,
       role: f.appraiserRole,
       note: f.note,
+      origin: f.origin,
+      corrects: f.corrects,
       source: provenanceOf(f),
     });
     const head = (g: {

@@ -1,13 +1,12 @@
 // `npm run eval:real -- <dir> [--held-out-details]`: the rule-based readers measured on annotated real text.
 // <dir>/excerpts.json holds excerpts with what a person read in them (citations, statutes, sections, plans,
 // parcels, amounts, outcomes, claims). Each excerpt goes through the tools on a fresh in-memory database, as
-// an agent would send it: a case document (role decision) for references and claims, the same text in a
-// second case as an appraisal for amounts, and a library ruling for citations and the outcome; the queue is
+// an agent would send it: a case document (role decision) for references, claims and amounts, and a library ruling for citations and the outcome; the queue is
 // drained, and what the read tools return is compared with the annotation. Prints recall and precision per
 // kind for the tuning excerpts and for the held-out third (fixed by a hash of the id), then every miss and
-// every spurious item of the tuning excerpts (of the held-out ones too with --held-out-details). One row is
-// not through the tools: amounts_rule, the labelled-amounts rule (src/legal/amounts.ts) on the text itself,
-// since no tool reads the sums of a decision yet (amounts: the appraisal facts, by value).
+// every spurious item of the tuning excerpts (of the held-out ones too with --held-out-details). Amounts are
+// the decision's own sums as appraiser_fact_get returns them (kinds levy, compensation, claimed), compared
+// by value and label.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jobHandlers, tools } from '../../entry/registries.ts';
@@ -17,7 +16,6 @@ import type { Envelope } from '../../src/contract/envelope.ts';
 import { migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { createPostgresKv } from '../../src/kv/postgres.ts';
-import { findAmounts } from '../../src/legal/amounts.ts';
 import { createChambers } from '../../src/server.ts';
 import {
   compare,
@@ -100,36 +98,26 @@ async function drain(app: App): Promise<void> {
 interface Uploaded {
   excerpt: Excerpt;
   caseId: string;
-  factCaseId: string;
   libraryId: string;
 }
 
 async function upload(app: App, excerpt: Excerpt, n: number): Promise<Uploaded> {
-  const newCase = async (suffix: string) =>
-    (
-      await app.call<{ case: { id: string } }>('ceo', 'case_create', {
-        case_number: `ערר ${9000 + n}${suffix}/26`,
-        title: `eval ${excerpt.id}`,
-      })
-    ).case.id;
-  const caseId = await newCase('');
-  const factCaseId = await newCase('1');
+  const caseId = (
+    await app.call<{ case: { id: string } }>('ceo', 'case_create', {
+      case_number: `ערר ${9000 + n}/26`,
+      title: `eval ${excerpt.id}`,
+    })
+  ).case.id;
   await app.call('analyst', 'document_upload', {
     corpus: 'case',
     case_id: caseId,
     role: 'decision',
     text: excerpt.text,
   });
-  await app.call('analyst', 'document_upload', {
-    corpus: 'case',
-    case_id: factCaseId,
-    role: 'appraisal',
-    text: excerpt.text,
-  });
   const lib = await app.call<{ document: { id: string } }>('researcher', 'library_add', {
     text: excerpt.text,
   });
-  return { excerpt, caseId, factCaseId, libraryId: lib.document.id };
+  return { excerpt, caseId, libraryId: lib.document.id };
 }
 
 interface Fact {
@@ -145,10 +133,14 @@ async function foundItems(app: App, u: Uploaded): Promise<{ items: Items; labels
     case_id: u.caseId,
   });
   const facts = await app.call<{ groups: { kind: string; facts: Fact[] }[] }>('ceo', 'appraiser_fact_get', {
-    case_id: u.factCaseId,
+    case_id: u.caseId,
   });
+  // The decision's sums under the annotation's labels (a sum claimed is the fact kind `claimed`).
+  const label = (kind: string) => (kind === 'claimed' ? 'claim' : kind);
   const money = facts.groups.flatMap((g) =>
-    g.facts.filter((f) => f.unit === 'agorot').map((f) => ({ shekels: Number(f.value) / 100, kind: g.kind })),
+    g.facts
+      .filter((f) => f.unit === 'agorot')
+      .map((f) => ({ shekels: Number(f.value) / 100, kind: label(g.kind) })),
   );
   const citations = await all<{ key: string }>(app, 'ceo', 'citation_list', { document_id: u.libraryId });
   const got = await app.call<{
@@ -164,11 +156,7 @@ async function foundItems(app: App, u: Uploaded): Promise<{ items: Items; labels
       sections: of('section').map(sectionOfKey),
       plans: of('plan').map(planItem),
       parcels: of('parcel').map(parcelOfKey),
-      amounts: money.map((m) => String(m.shekels)),
-      // No tool reads a decision's sums yet: the labelled-amounts rule, called directly on the text.
-      amounts_rule: findAmounts(u.excerpt.text)
-        .filter((a) => a.label !== null)
-        .map((a) => `${a.agorot / 100} ${a.label}`),
+      amounts: money.map((m) => `${m.shekels} ${m.kind}`),
       outcome: typeof outcome === 'string' ? [outcome] : [],
       prior_outcome: typeof prior === 'string' ? [prior] : [],
       // The annotation has two sides: a third party (a permit applicant, a second respondent) is a respondent.

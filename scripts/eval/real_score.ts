@@ -29,7 +29,6 @@ export const KINDS = [
   'plans',
   'parcels',
   'amounts',
-  'amounts_rule',
   'outcome',
   'prior_outcome',
   'claims',
@@ -78,7 +77,7 @@ export function parcelOfKey(key: string): string {
   return m[2] === undefined ? `${m[1]}` : `${m[1]}/${m[2]}`;
 }
 
-/** The annotation as items. Amounts compare by value; their label is reported beside. */
+/** The annotation as items. Amounts compare by value and label («192500 levy»). */
 export function expectedItems(e: Excerpt): Items {
   return {
     citations: e.citations.map(ascii),
@@ -86,8 +85,7 @@ export function expectedItems(e: Excerpt): Items {
     sections: e.sections.map(([s, sch, p]) => sectionItem(s, sch, p)),
     plans: e.plans.map(planItem),
     parcels: e.parcels.map((p) => p.trim()),
-    amounts: e.amounts.map(([v]) => String(v)),
-    amounts_rule: e.amounts.map(([v, kind]) => `${v} ${kind}`),
+    amounts: e.amounts.map(([v, kind]) => `${v} ${kind}`),
     outcome: e.outcome === null ? [] : [e.outcome],
     prior_outcome: e.prior_outcome === null ? [] : [e.prior_outcome],
     claims: e.claims.map((c) => `${c.party}: ${c.text}`),

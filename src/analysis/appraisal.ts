@@ -1,26 +1,42 @@
-// The facts of an appraisal, by rule: who appraised (name and role), and per sentence the facts a cue names
-// with the first value of its type after the cue (before the next cue): the determining date, the value in
-// the prior and the new planning state, the betterment, the levy (flagged when it is not half the
-// betterment), the price per m², areas, and coefficients by name as percentages. Each fact is about the
-// parcel and plan named last before it. Sentences about comparable sales, and sentences that report another
-// appraiser's figures («שמאי הוועדה העריך…», «לטענת…»), are not this appraiser's facts and are skipped.
-
+// The facts of an appraisal, by rule: who appraised (name and role), and per segment (a sentence, a bullet,
+// a table row) the facts its cues name (./appraisal_cues.ts) with the values of their type after each cue,
+// up to the next: the determining date (or the date just before its cue), the value before and after the plan,
+// the betterment named as itself (never the levy's or half of it), the levy (flagged when it is not half the
+// betterment), the price per m², areas, coefficients by name as percentages (named by what follows «מקדם של»),
+// and for compensation cases the injury, the compensation and the reduction for the reasonable range. Every
+// sum of a list after one cue is read; a table row's value column needs no ₪. Each fact is about the first
+// parcel and plan the appraisal names. Sales, other appraisers' figures, claimed sums, and a table's other
+// appraisers' columns are not this appraiser's facts (./appraisal_segments.ts).
 import type { AppraiserRole, FactKind, FactUnit } from '../db/schema/analysis.ts';
 import type { DocumentRole } from '../db/schema/documents.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { findDates } from '../legal/dates.ts';
 import { findAreas, findPercents, numberOf } from '../legal/measures.ts';
-import { findMoney } from '../legal/money.ts';
+import { agorotOf, findMoney } from '../legal/money.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { findPlans } from '../legal/plans.ts';
-import { canonicalName, Q } from '../legal/text.ts';
-import { pageBlocks, plainText } from './layout.ts';
+import { canonicalName } from '../legal/text.ts';
+import {
+  BARE_NUMBER,
+  CUES,
+  LIST_GAP,
+  MONEY_KINDS,
+  NAME_AFTER,
+  NOT_A_NAME,
+  PER_SQM,
+  UNIT,
+} from './appraisal_cues.ts';
+import { segments } from './appraisal_segments.ts';
+import { plainText } from './layout.ts';
 
 export const APPRAISAL_ROLES: readonly DocumentRole[] = [
   'appraisal',
   'deciding_appraisal',
   'advisory_appraisal',
 ];
+
+/** The roles whose figures the fact reader reads: the appraisals, and a decision's own sums. */
+export const FIGURE_ROLES: readonly DocumentRole[] = [...APPRAISAL_ROLES, 'decision'];
 
 export interface Appraiser {
   name: string | null;
@@ -44,36 +60,6 @@ export interface FactCandidate {
   text: string;
 }
 
-const UNIT: Record<FactKind, FactUnit> = {
-  determining_date: 'date',
-  value_prior: 'agorot',
-  value_new: 'agorot',
-  betterment: 'agorot',
-  levy: 'agorot',
-  price_per_sqm: 'agorot',
-  area: 'sqm',
-  coefficient: 'percent',
-};
-
-const CUES: [FactKind, RegExp][] = [
-  ['determining_date', /(?:ה)?מועד\s+ה?קובע/g],
-  ['value_prior', /מצב\s+(?:ה?תכנוני\s+)?ה?קודם/g],
-  ['value_new', /מצב\s+(?:ה?תכנוני\s+)?ה?חדש/g],
-  ['levy', /היטל(?:\s+ה?השבחה)?/g],
-  [
-    'betterment',
-    /(?:(?:שווי|סכום|שיעור|גובה|סך|תחשיב)\s+ה?השבחה|(?<!היטל\s+)ה?השבחה\s+(?:היא|הינה|נקבעה|עומדת|מסתכמת|בסך|בשיעור|בגובה|נאמדת|מוערכת))/g,
-  ],
-  ['coefficient', /מקדם\s+(?:ה)?([א-ת]+)/g],
-];
-
-const PER_SQM = new RegExp(`^\\s*(?:ל|לכל\\s+|ל-|ל־)\\s*מ${Q}{1,2}ר`);
-const SALE = /נמכר|עסקת|עסקה|עסקאות|עסקאת/;
-const OTHER_APPRAISER =
-  /שמאי(?:ת)?\s+(?:ה?וועדה|ה?ועדה|ה?עוררי?ם?|ה?עוררת|ה?משיב\S*|הצדדים)|לטענת|לשיטת|לדעת|לפי\s+(?:שומת|חוות)|הערי(?:ך|כה)\s+שמאי/;
-const COMPARABLES_HEADING = /עסקאות|השוואה|נתוני שוק|סקר שוק/;
-const SENTENCE_END = /[.;!?](?=\s|$)/g;
-
 const DAY_MS = 86_400_000;
 export const isoToDays = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / DAY_MS);
 export const daysToIso = (days: number) => new Date(days * DAY_MS).toISOString().slice(0, 10);
@@ -95,7 +81,7 @@ export function findAppraiser(pages: readonly string[], role: DocumentRole | nul
 }
 
 const NAME_AFTER_COLON =
-  /(?:^|\n)\s*(?:ה?שמאי(?:ת)?(?:\s+ה?(?:מכריע|מכריעה|מייעץ|מייעצת|מקרקעין))?|ערך|ערכה|נערכה?\s+על\s+ידי|מאת)\s*:\s*(?:ה?שמאי(?:ת)?\s+)?([^\n,(]{3,40})/;
+  /(?:^|\n)\s*(?:ה?שמאי(?:ת)?(?:\s+ה?(?:מכריע|מכריעה|מייעץ|מייעצת|מקרקעין))?|ערך|ערכה|נערכה?\s+על\s+ידי|מאת|עורכ(?:ת)?\s+(?:חוות\s+ה?דעת|ה?שומה))\s*:\s*(?:ה?שמאי(?:ת)?\s+)?([^\n,(]{3,40})/;
 const SIGNATURE = /(?:^|\n)\s*([א-ת"'׳״-]+(?:\s+[א-ת"'׳״-]+){1,2}),\s*(?:ה?שמאי|שמאית)/g;
 
 function cleanName(text: string): string | null {
@@ -120,36 +106,10 @@ function appraiserName(pages: readonly string[]): string | null {
   return signed;
 }
 
-interface Segment {
-  page: number;
+interface Money {
+  agorot: number;
   start: number;
   end: number;
-  /** Not this appraiser's facts: a sale, or another appraiser's figures. */
-  skip: boolean;
-  /** Under a comparables heading: its areas and prices are the comparables', not the subject's. */
-  comparables: boolean;
-}
-
-/** The document's sentences (plain-text offsets per page), each marked when it is not this appraiser's. */
-function segments(plainPages: readonly string[]): Segment[] {
-  const out: Segment[] = [];
-  let comparables = false;
-  plainPages.forEach((text, i) => {
-    for (const block of pageBlocks(text)) {
-      if (block.kind === 'heading') comparables = COMPARABLES_HEADING.test(block.norm);
-      let from = block.start;
-      const body = text.slice(block.start, block.end);
-      const ends = [...body.matchAll(SENTENCE_END)].map((m) => block.start + (m.index ?? 0) + 1);
-      for (const end of [...ends, block.end]) {
-        if (end <= from) continue;
-        const sentence = text.slice(from, end);
-        const skip = SALE.test(sentence) || OTHER_APPRAISER.test(sentence);
-        out.push({ page: i + 1, start: from, end, skip, comparables });
-        from = end;
-      }
-    }
-  });
-  return out;
 }
 
 /** The facts of one appraisal, in order. */
@@ -178,7 +138,17 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
     const text = texts[seg.page - 1] ?? '';
     const sentence = text.slice(seg.start, seg.end);
     const base = seg.start;
-    const add = (kind: FactKind, name: string | null, value: number, from: number, to: number) => {
+    // In a table row only the figures of the kept cells count.
+    const inCells = (from: number) =>
+      seg.cells === null || seg.cells.some((c) => c.start <= base + from && base + from < c.end);
+    const add = (
+      kind: FactKind,
+      name: string | null,
+      value: number,
+      from: number,
+      to: number,
+      unit: FactUnit = UNIT[kind],
+    ) => {
       const map = plain[seg.page - 1] ?? { at: (i: number) => i };
       const start = map.at(base + from);
       const end = map.at(base + to);
@@ -186,7 +156,7 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
         kind,
         name,
         value,
-        unit: UNIT[kind],
+        unit,
         parcel,
         plan,
         note: null,
@@ -196,11 +166,11 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
         text: (pages[seg.page - 1] ?? '').slice(start, end),
       });
     };
-    const money = findMoney(sentence);
+    const money: Money[] = findMoney(sentence).filter((m) => inCells(m.start));
     const perSqm = money.filter((m) => PER_SQM.test(sentence.slice(m.end, m.end + 12)));
-    const state = /מצב\s+(?:ה?תכנוני\s+)?ה?חדש/.test(sentence)
+    const state = /מצב\s+(?:ה?תכנוני\s+)?ה?חדש|(?:לאחר|אחרי)\s+(?:ה?אישור|ה?פגיעה)/.test(sentence)
       ? 'new'
-      : /מצב\s+(?:ה?תכנוני\s+)?ה?קודם/.test(sentence)
+      : /מצב\s+(?:ה?תכנוני\s+)?ה?קודם|(?:טרם|לפני|ערב|בטרם)\s+(?:ה?אישור|ה?פגיעה)/.test(sentence)
         ? 'prior'
         : null;
     // Under a comparables heading only a valuation sentence (שווי…, מצב חדש/קודם) speaks of the subject.
@@ -212,30 +182,91 @@ export function extractFacts(pages: readonly string[]): FactCandidate[] {
       }
     }
     const amounts = money.filter((m) => !perSqm.includes(m));
-    const cues = CUES.flatMap(([kind, re]) =>
+    let cues = CUES.flatMap(([kind, re]) =>
       [...sentence.matchAll(re)].map((m) => ({
         kind,
         start: m.index ?? 0,
         end: (m.index ?? 0) + m[0].length,
         word: m[1],
       })),
-    ).sort((a, b) => a.start - b.start);
+    ).sort((a, b) => a.start - b.start || b.end - a.end);
+    // Overlapping cues are one: the first (and longest) wins («היטל ההשבחה» is no betterment cue).
+    cues = cues.filter((c, k) => !cues.slice(0, k).some((p) => p.start < c.end && c.start < p.end));
+    // A state after a price per m² with no figure between is the price's state, not a value of its own.
+    cues = cues.filter((c, k) => {
+      const prev = cues[k - 1];
+      if (prev?.kind !== 'price_per_sqm' || (c.kind !== 'value_new' && c.kind !== 'value_prior')) return true;
+      return /\d/.test(sentence.slice(prev.end, c.start));
+    });
+    // A row's bare numbers are sums when the row names a sum (a value column without ₪).
+    if (seg.cells !== null && cues.some((c) => MONEY_KINDS.has(c.kind))) {
+      for (const m of sentence.matchAll(BARE_NUMBER)) {
+        const from = m.index ?? 0;
+        const to = from + m[0].length;
+        if (!inCells(from) || money.some((x) => x.start < to && from < x.end)) continue;
+        const agorot = agorotOf(m[1] ?? '');
+        if (agorot !== null) amounts.push({ agorot, start: from, end: to });
+      }
+      amounts.sort((a, b) => a.start - b.start);
+    }
+    const previousCueEnd = (k: number) => cues[k - 1]?.end ?? 0;
     cues.forEach((cue, k) => {
       const limit = cues[k + 1]?.start ?? sentence.length;
+      const after = sentence.slice(cue.end, limit);
       if (cue.kind === 'determining_date') {
-        const date = findDates(sentence.slice(cue.end, limit))[0];
+        // «5.7.2022 הוא המועד הקובע»: a date after the cue, else the last one before it (since the cue before).
+        const date = findDates(after)[0];
         if (date !== undefined) add(cue.kind, null, isoToDays(date.iso), cue.start, cue.end + date.end);
+        else {
+          const from = previousCueEnd(k);
+          const before = findDates(sentence.slice(from, cue.start)).at(-1);
+          if (before !== undefined && inCells(from + before.start))
+            add(cue.kind, null, isoToDays(before.iso), from + before.start, cue.end);
+        }
       } else if (cue.kind === 'coefficient') {
-        const value = coefficientAfter(sentence.slice(cue.end, limit));
-        if (value !== null)
-          add(cue.kind, canonicalName(`מקדם ${cue.word ?? ''}`), value.value, cue.start, cue.end + value.end);
+        const value = coefficientAfter(after);
+        if (value === null || !inCells(cue.end + value.end - 1)) return;
+        let word = cue.word ?? '';
+        if (NOT_A_NAME.test(word) || !/^[א-ת]{2,}$/.test(word)) {
+          word = NAME_AFTER.exec(after.slice(value.end))?.[1] ?? '';
+          if (word === '') return;
+        }
+        add(cue.kind, canonicalName(`מקדם ${word}`), value.value, cue.start, cue.end + value.end);
+      } else if (cue.kind === 'reasonable_reduction') {
+        // A sum after the cue, else its share; else the share the cue itself holds («להפחית 10% בגין…»).
+        const sum = amounts.find((a) => a.start >= cue.end && a.end <= limit);
+        if (sum !== undefined) {
+          add(cue.kind, null, sum.agorot, cue.start, sum.end);
+          return;
+        }
+        const following = findPercents(after)[0];
+        const share = following ?? findPercents(sentence.slice(cue.start, cue.end))[0];
+        if (share === undefined) return;
+        const end = following === undefined ? cue.end : cue.end + share.end;
+        add(cue.kind, 'שיעור', share.value, cue.start, end, 'percent');
       } else {
-        const m = amounts.find((a) => a.start >= cue.end && a.end <= limit);
-        if (m !== undefined) add(cue.kind, null, m.agorot, cue.start, m.end);
+        const first = amounts.findIndex((a) => a.start >= cue.end && a.end <= limit);
+        if (first < 0) return;
+        // Every sum of a list after one cue is of that kind («…627,000 ₪, 41,500 ₪ ו-1,593,777 ₪»).
+        let last = first;
+        for (let j = first + 1; j < amounts.length; j++) {
+          const next = amounts[j];
+          const prev = amounts[j - 1];
+          if (next === undefined || prev === undefined || next.end > limit) break;
+          if (!LIST_GAP.test(sentence.slice(prev.end, next.start))) break;
+          last = j;
+        }
+        for (let j = first; j <= last; j++) {
+          const m = amounts[j];
+          if (m === undefined) continue;
+          const name = cue.kind === 'price_per_sqm' ? state : null;
+          add(cue.kind, name, m.agorot, j === first ? cue.start : m.start, m.end);
+        }
       }
     });
     if (own) {
       for (const area of findAreas(sentence)) {
+        if (!inCells(area.start)) continue;
         const name = areaName(sentence.slice(Math.max(0, area.start - 40), area.start));
         add('area', name, area.value, area.start, area.end);
       }

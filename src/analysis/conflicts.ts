@@ -31,7 +31,7 @@ export interface FactGroup<F extends FactRow> {
 
 export interface Conflict<F extends FactRow> {
   group: FactGroup<F>;
-  /** One fact per appraiser (its first in document order). */
+  /** One fact per appraiser (its first in document order), the deciding appraiser's first. */
   sides: F[];
   /** max − min in the unit (days for dates). */
   absolute: number;
@@ -96,6 +96,16 @@ export function groupFacts<F extends FactRow>(facts: readonly F[]): FactGroup<F>
   return groups;
 }
 
+/** Whose figures lead a conflict: the deciding appraiser's, then the advisory one's, then the parties'. */
+const ROLE_ORDER: Record<AppraiserRole, number> = {
+  deciding: 0,
+  advisory: 1,
+  decision: 2,
+  committee: 3,
+  appellants: 4,
+  other: 5,
+};
+
 const appraiserOf = (f: FactRow) => `${f.appraiserRole}\u0000${f.appraiserName ?? f.documentId}`;
 
 /**
@@ -111,6 +121,7 @@ export function findConflicts<F extends FactRow>(
     const sides: F[] = [];
     for (const f of group.facts) if (!sides.some((s) => appraiserOf(s) === appraiserOf(f))) sides.push(f);
     if (sides.length < 2) continue;
+    sides.sort((a, b) => ROLE_ORDER[a.appraiserRole] - ROLE_ORDER[b.appraiserRole]);
     const values = sides.map((s) => s.value);
     const max = Math.max(...values);
     const min = Math.min(...values);

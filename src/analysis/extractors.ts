@@ -8,12 +8,16 @@ import { type DocumentRole, type DocumentRow, documentPages, documents } from '.
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
-import { APPRAISAL_ROLES, extractFacts, findAppraiser } from './appraisal.ts';
+import { APPRAISAL_ROLES, extractFacts, FIGURE_ROLES, findAppraiser } from './appraisal.ts';
 import { CLAIM_ROLES, extractClaims } from './claims.ts';
+import { extractDecisionFacts } from './decision_figures.ts';
 import { extractReferences } from './references.ts';
 import { detectRole } from './roles.ts';
 
 const BATCH = 200;
+
+/** An extracted fact no agent decided on: the only kind of fact a run or a role change may drop. */
+const undecidedFact = and(eq(appraisalFacts.origin, 'extracted'), eq(appraisalFacts.status, 'active'));
 
 type Target = Pick<DocumentRow, 'corpus' | 'caseId'> & Partial<DocumentRow>;
 
@@ -89,7 +93,11 @@ export const referenceExtractor: Extractor = {
   },
 };
 
-/** Drops a document's findings (references, facts) that a run no longer finds; the rest stay as they are. */
+/**
+ * Drops a document's findings (references, facts) that a run no longer finds; the rest stay as they are. Of
+ * the facts only the extractor's own undecided rows can go: an agent's fact, and an extracted fact an agent
+ * rejected or corrected, stay.
+ */
 async function replaceFindings(
   tx: DbOrTx,
   table: typeof caseReferences | typeof appraisalFacts,
@@ -97,10 +105,16 @@ async function replaceFindings(
   found: readonly { fingerprint: string }[],
 ): Promise<void> {
   const keep = new Set(found.map((f) => f.fingerprint));
-  const existing = await tx
-    .select({ id: table.id, fingerprint: table.fingerprint })
-    .from(table)
-    .where(eq(table.documentId, documentId));
+  const existing =
+    table === appraisalFacts
+      ? await tx
+          .select({ id: appraisalFacts.id, fingerprint: appraisalFacts.fingerprint })
+          .from(appraisalFacts)
+          .where(and(eq(appraisalFacts.documentId, documentId), undecidedFact))
+      : await tx
+          .select({ id: caseReferences.id, fingerprint: caseReferences.fingerprint })
+          .from(caseReferences)
+          .where(eq(caseReferences.documentId, documentId));
   const gone = existing.filter((e) => !keep.has(e.fingerprint)).map((e) => e.id);
   for (let i = 0; i < gone.length; i += BATCH) {
     await tx.delete(table).where(inArray(table.id, gone.slice(i, i + BATCH)));
@@ -182,15 +196,18 @@ export const claimExtractor: Extractor = {
 
 export const factExtractor: Extractor = {
   kind: 'appraiser_fact_extract',
-  version: 'appraisal@1',
-  accepts: readsRoles(APPRAISAL_ROLES),
+  version: 'appraisal@2',
+  accepts: readsRoles(FIGURE_ROLES),
   async run(tx, doc, pages) {
     const role = await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
+    // An appraisal's facts by the appraisal rules; a decision's own sums (levy, compensation, claimed).
+    const decision = role === 'decision';
     const reads = role !== null && APPRAISAL_ROLES.includes(role);
-    const appraiser = findAppraiser(pages, role);
-    const found = (reads ? extractFacts(pages) : []).map((f) => ({
+    const appraiser = decision ? { name: null, role: 'decision' as const } : findAppraiser(pages, role);
+    const candidates = decision ? extractDecisionFacts(pages) : reads ? extractFacts(pages) : [];
+    const found = candidates.map((f) => ({
       id: crypto.randomUUID(),
       caseId,
       kind: f.kind,
@@ -272,7 +289,7 @@ export async function roleChanged(tx: DbOrTx, doc: DocumentRow): Promise<void> {
           ),
         );
     } else if (extractor === factExtractor) {
-      await tx.delete(appraisalFacts).where(eq(appraisalFacts.documentId, doc.id));
+      await tx.delete(appraisalFacts).where(and(eq(appraisalFacts.documentId, doc.id), undecidedFact));
     }
   }
 }

@@ -4,6 +4,7 @@
 // facts and their conflicts, the chair's feedback, the precedents, approved holdings and style examples.
 
 import * as z from 'zod';
+import { countingFact } from '../analysis/agent_facts.ts';
 import { displayValue, findConflicts, groupFacts } from '../analysis/conflicts.ts';
 import { withArgumentClaims } from '../analysis/views.ts';
 import { liveCase } from '../cases/live.ts';
@@ -165,7 +166,7 @@ export async function blockContext(
     const facts = await db
       .select()
       .from(appraisalFacts)
-      .where(eq(appraisalFacts.caseId, caseId))
+      .where(and(countingFact, eq(appraisalFacts.caseId, caseId)))
       .orderBy(asc(appraisalFacts.documentId), asc(appraisalFacts.page), asc(appraisalFacts.start))
       .limit(MAX_FACTS);
     const subject = (f: { kind: string; name: string | null; parcel: string | null; plan: string | null }) =>

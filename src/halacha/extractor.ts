@@ -1,7 +1,7 @@
 // Holdings as durable work (docs/contract.md "Extraction"): one job per library or internal document and
 // extractor version, queued by halacha_extract and after the document's text extraction. A run keeps the
 // candidates it finds again (same ids), drops its own pending candidates it no longer finds, and never touches
-// a holding the owner reviewed.
+// a holding the owner reviewed or one an agent recorded (halacha_record).
 import { and, eq, inArray, sql } from '../db/orm.ts';
 import { holdings } from '../db/schema/holdings.ts';
 import type { DbOrTx } from '../db/types.ts';
@@ -22,7 +22,13 @@ export const holdingExtractor: Extractor = {
       await tx
         .select({ id: holdings.id, page: holdings.page, start: holdings.start, end: holdings.end })
         .from(holdings)
-        .where(and(eq(holdings.documentId, doc.id), eq(holdings.status, 'pending')))
+        .where(
+          and(
+            eq(holdings.documentId, doc.id),
+            eq(holdings.status, 'pending'),
+            eq(holdings.origin, 'extracted'),
+          ),
+        )
     )
       .filter((h) => !keep.has(span(h)))
       .map((h) => h.id);
@@ -53,7 +59,7 @@ export const holdingExtractor: Extractor = {
             text: sql`excluded.text`,
             extractorVersion: sql`excluded.extractor_version`,
           },
-          setWhere: sql`${holdings.status} = 'pending'`,
+          setWhere: sql`${holdings.status} = 'pending' and ${holdings.origin} = 'extracted'`,
         });
     }
   },

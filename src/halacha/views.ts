@@ -2,7 +2,7 @@
 // it, with the review and where the text is written.
 import * as z from 'zod';
 import { documentCorpora } from '../db/schema/documents.ts';
-import { holdingStatuses, type holdings } from '../db/schema/holdings.ts';
+import { holdingOrigins, holdingStatuses, type holdings } from '../db/schema/holdings.ts';
 import { provenanceOf, provenanceOutput } from '../extractors/provenance.ts';
 
 export const holdingOutput = z.object({
@@ -14,7 +14,8 @@ export const holdingOutput = z.object({
   extracted_text: z.string().describe('The text as found in the document, always kept'),
   approved_text: z.string().nullable().describe('The owner’s wording, when the review edited it'),
   topic: z.string().nullable(),
-  cue: z.string().describe('The holding cue that marked it'),
+  cue: z.string().describe('The holding cue that marked it («recorded»: an agent quoted it)'),
+  origin: z.enum(holdingOrigins).describe('extracted by the rules, or recorded by an agent (halacha_record)'),
   document: z.object({
     id: z.uuid(),
     corpus: z.enum(documentCorpora),
@@ -44,6 +45,7 @@ export const holdingView = (h: HoldingRow, d: HoldingDocument): z.output<typeof 
   approved_text: h.approvedText,
   topic: h.topic,
   cue: h.cue,
+  origin: h.origin,
   document: { id: d.id, corpus: d.corpus, title: d.title, number: d.number },
   provenance: provenanceOf(h),
   reviewed_by: h.reviewedBy,

@@ -1,5 +1,5 @@
 // Amounts of money as Israeli documents write them, to an exact integer of agorot (1 ₪ = 100 agorot):
-// «1,250,000 ש"ח», «₪1.25 מיליון», «850 אלף ש"ח», «1,250,000.- ₪», «2.5 מיליון שקלים חדשים», «NIS 40,000».
+// «1,250,000 ש"ח» (or «שח»), «₪1.25 מיליון», «850 אלף ש"ח», «1,250,000.- ₪», «2.5 מיליון שקלים חדשים», «NIS 40,000».
 // A currency mark is required (a bare number is not money); a value that is not a whole number of agorot,
 // a malformed number (1,25,000) or an absurd one is no amount: never an exception.
 import { Q } from './text.ts';
@@ -29,8 +29,8 @@ const NUMBER = String.raw`\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?`;
 const MULTIPLIER = `(?:${Object.keys(MULTIPLIERS)
   .sort((a, b) => b.length - a.length)
   .join('|')})`;
-/** ש"ח in every quote form, ש.ח., ₪, שקלים (חדשים), NIS/ILS. */
-const SHEKEL = `(?:ש${Q}{1,2}ח|ש\\.ח\\.?|₪|שקלים(?:\\s+חדשים)?|שקל(?:\\s+חדש)?|NIS|ILS)`;
+/** ש"ח in every quote form and without one (שח, after a number only), ש.ח., ₪, שקלים (חדשים), NIS/ILS. */
+const SHEKEL = `(?:ש${Q}{0,2}ח|ש\\.ח\\.?|₪|שקלים(?:\\s+חדשים)?|שקל(?:\\s+חדש)?|NIS|ILS)`;
 const SIGN_BEFORE = '(?:₪|NIS|ILS)';
 
 // Currency after the number (optionally also before), or a sign before it; "1,250,000.-" is a whole amount.

@@ -1,6 +1,7 @@
 // draft_validate's work: what is checked (the draft's current blocks, or a case document's pages), the rule
 // checks, every citation resolved and every attributed quote matched against its source, within caps; what
 // a cap left out is listed as could_not_check.
+import { countingFact } from '../analysis/agent_facts.ts';
 import { and, asc, eq, inArray } from '../db/orm.ts';
 import { appraisalFacts, argumentClaims, argumentMaps, claims } from '../db/schema/analysis.ts';
 import type { CaseRow } from '../db/schema/cases.ts';
@@ -69,7 +70,10 @@ async function draftFacts(db: DbOrTx, caseRow: CaseRow, blocks: DraftBlockRow[],
     .where(eq(argumentMaps.caseId, caseRow.id));
   const byArgument = new Map<string, string[]>();
   for (const l of links) byArgument.set(l.argumentId, [...(byArgument.get(l.argumentId) ?? []), l.claimId]);
-  const facts = await db.select().from(appraisalFacts).where(eq(appraisalFacts.caseId, caseRow.id));
+  const facts = await db
+    .select()
+    .from(appraisalFacts)
+    .where(and(countingFact, eq(appraisalFacts.caseId, caseRow.id)));
   const [direction] = await db
     .select({ outcome: directions.outcome })
     .from(directions)

@@ -1,6 +1,7 @@
 // Where a case stands, from its documents to the chair's final version, and what each agent should do next.
 // The next actions name the agent and a tool that agent holds (a test checks each against agents/*.md).
 
+import { countingFact } from '../analysis/agent_facts.ts';
 import { findConflicts, groupFacts } from '../analysis/conflicts.ts';
 import { and, count, desc, eq, max, sql } from '../db/orm.ts';
 import {
@@ -90,7 +91,10 @@ export async function caseState(db: DbOrTx, c: CaseRow): Promise<CaseState> {
       ? [{ n: 0 }]
       : await db.select({ n: count() }).from(caseArguments).where(eq(caseArguments.mapId, map.id));
   const [refs] = await db.select({ n: count() }).from(caseReferences).where(eq(caseReferences.caseId, c.id));
-  const facts = await db.select().from(appraisalFacts).where(eq(appraisalFacts.caseId, c.id));
+  const facts = await db
+    .select()
+    .from(appraisalFacts)
+    .where(and(countingFact, eq(appraisalFacts.caseId, c.id)));
   const dirs = await db.select().from(directions).where(eq(directions.caseId, c.id));
   const approved = dirs.find((d) => d.status === 'approved');
   const latest = await db

@@ -58,6 +58,25 @@ const RECIPES: Record<string, Recipe> = {
   'appraiser_fact_extract.case_id': deleted(),
   'appraiser_fact_extract.document_id': deleted(),
   'appraiser_fact_get.case_id': deleted(),
+  'appraiser_fact_record.case_id': deleted(() => ({
+    action: 'reject',
+    fact_id: crypto.randomUUID(),
+    rationale: 'walk',
+  })),
+  'appraiser_fact_record.fact_id': {
+    hide: 'never_existed',
+    why: 'a fact hangs off its case (case_id walks the deleted one); an id naming no fact stands in',
+    args: () => ({ action: 'reject', rationale: 'walk' }),
+  },
+  // The fact's case is live: only the document is unreachable.
+  'appraiser_fact_record.document_id': deleted((w) => ({
+    case_id: w.otherCaseId,
+    action: 'add',
+    kind: 'betterment',
+    value: '1,000 ₪',
+    page: 1,
+    quote: 'הוועדה המקומית',
+  })),
   'argument_aggregate.case_id': deleted((w) => ({
     arguments: [{ title: 'טענה', party: 'appellant', claim_ids: [w.claimId] }],
   })),
@@ -142,6 +161,12 @@ const RECIPES: Record<string, Recipe> = {
     why: 'holdings are of library and internal documents, which no case holds and nothing deletes',
     args: () => ({ decision: 'approve', owner_ack: true, reason: 'walk' }),
   },
+  'halacha_record.halacha_id': {
+    hide: 'never_existed',
+    why: 'holdings are of library and internal documents, which no case holds and nothing deletes',
+    args: () => ({ action: 'reject', rationale: 'walk' }),
+  },
+  'halacha_record.document_id': deleted(() => ({ action: 'add', page: 1, quote: 'הוועדה' })),
   'internal_decision_get.document_id': deleted(),
   'library_get.document_id': deleted(),
   'library_metadata_extract.document_id': deleted(),

@@ -21,6 +21,7 @@ function forms(agorot: number, quote: string): string[] {
     `₪ ${plain}`,
     `NIS ${exact}`,
     `${plain} שקלים חדשים`,
+    `${exact} שח`,
   ];
   if (cents === 0) out.push(`${grouped(shekels)}.- ${sh}`);
   if (cents === 0 && shekels % 1000 === 0) out.push(`${shekels / 1000} אלף ${sh}`);

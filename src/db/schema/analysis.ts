@@ -30,7 +30,12 @@ export type ClaimParty = (typeof claimParties)[number];
 export const claimKinds = ['claim', 'relief'] as const;
 export type ClaimKind = (typeof claimKinds)[number];
 
-/** The facts an appraisal states, their units, and the appraiser's role in the file. */
+/**
+ * The facts an appraisal states, their units, and the appraiser's role in the file. A compensation case
+ * (section 197) uses value_prior and value_new for the value before and after the plan, and adds the injury,
+ * the compensation and the reduction for the reasonable range; `claimed` is a sum a party claimed, as a
+ * decision states it. Text enums: a new kind needs no migration.
+ */
 export const factKinds = [
   'determining_date',
   'value_prior',
@@ -40,11 +45,23 @@ export const factKinds = [
   'price_per_sqm',
   'area',
   'coefficient',
+  'injury',
+  'compensation',
+  'reasonable_reduction',
+  'claimed',
 ] as const;
 export type FactKind = (typeof factKinds)[number];
 export const factUnits = ['date', 'agorot', 'sqm', 'percent'] as const;
 export type FactUnit = (typeof factUnits)[number];
-export const appraiserRoles = ['deciding', 'advisory', 'committee', 'appellants', 'other'] as const;
+/** `decision`: the figures a decision of the case states (the levy it set, the compensation it awarded). */
+export const appraiserRoles = [
+  'deciding',
+  'advisory',
+  'committee',
+  'appellants',
+  'other',
+  'decision',
+] as const;
 export type AppraiserRole = (typeof appraiserRoles)[number];
 
 /**
@@ -188,9 +205,18 @@ export const argumentClaims = pgTable(
   (t) => [primaryKey({ columns: [t.mapId, t.claimId] }), index('argument_claims_claim_idx').on(t.claimId)],
 );
 
+/** extracted: found by the rules; recorded: added by an agent (appraiser_fact_record), a correction included. */
+export const factOrigins = ['extracted', 'recorded'] as const;
+export type FactOrigin = (typeof factOrigins)[number];
+/** active: counts; rejected: an agent rejected it; corrected: an agent's correction (`corrects`) stands for it. */
+export const factStatuses = ['active', 'rejected', 'corrected'] as const;
+export type FactStatus = (typeof factStatuses)[number];
+
 /**
  * A fact of an appraisal with its normalised value (agorot, m², percent; a date as days since 1970-01-01),
- * its appraiser, and the parcel and plan it is about.
+ * its appraiser, and the parcel and plan it is about. An agent's fact is a row of its own (origin recorded,
+ * fingerprint `recorded|…` or `correct|<fact id>`), beside the extractor's; an agent's rejection or
+ * correction of an extracted fact changes only its status, which a re-run keeps (same fingerprint, same row).
  */
 export const appraisalFacts = pgTable(
   'appraisal_facts',
@@ -209,6 +235,14 @@ export const appraisalFacts = pgTable(
     plan: text('plan'),
     note: text('note'),
     fingerprint: text('fingerprint').notNull(),
+    origin: text('origin', { enum: factOrigins }).notNull().default('extracted'),
+    status: text('status', { enum: factStatuses }).notNull().default('active'),
+    /** The fact this recorded row corrects. */
+    corrects: uuid('corrects'),
+    /** The agent who recorded, rejected or corrected it, and why. */
+    decidedBy: text('decided_by'),
+    reason: text('reason'),
+    decidedAt: timestamptz('decided_at'),
     ...provenanceColumns(),
     createdAt: createdAt(),
   },

@@ -15,6 +15,9 @@ export const holdingStatuses = ['pending', 'approved', 'rejected'] as const;
 export type HoldingStatus = (typeof holdingStatuses)[number];
 export const holdingDecisions = ['approve', 'reject', 'edit'] as const;
 export type HoldingDecision = (typeof holdingDecisions)[number];
+/** extracted: found by the rules; recorded: added or re-quoted by an agent (halacha_record). */
+export const holdingOrigins = ['extracted', 'recorded'] as const;
+export type HoldingOrigin = (typeof holdingOrigins)[number];
 
 /**
  * A candidate holding: the paragraph the rules found (provenance `text`), the cue that marked it, and once
@@ -27,6 +30,8 @@ export const holdings = pgTable(
     /** Creation order: the pending queue is served oldest first by it. */
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     status: text('status', { enum: holdingStatuses }).notNull().default('pending'),
+    /** A recorded candidate is the agent's: a re-run of the extractor never drops or rewrites it. */
+    origin: text('origin', { enum: holdingOrigins }).notNull().default('extracted'),
     cue: text('cue').notNull(),
     /** The owner's wording when the review edited it; null: the extracted text stands. */
     approvedText: text('approved_text'),

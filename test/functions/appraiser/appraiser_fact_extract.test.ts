@@ -24,6 +24,8 @@ import { errorCode, expectOk } from '../../harness/server.ts';
 
 type Data = ToolData<typeof appraiser_fact_extract>;
 const APPRAISALS = ['appraisal_appellants', 'appraisal_committee', 'deciding_appraisal'] as const;
+/** The documents the fact reader reads: the appraisals, and the interim decision for its own sums (none). */
+const READ = [...APPRAISALS, 'interim_decision'] as const;
 
 forEachStack('appraiser_fact_extract', DB_STACKS, (server) => {
   const extract = (args: Record<string, unknown>) => server().call('analyst', 'appraiser_fact_extract', args);
@@ -34,14 +36,14 @@ forEachStack('appraiser_fact_extract', DB_STACKS, (server) => {
       .where(eq(appraisalFacts.documentId, documentId))
       .orderBy(asc(appraisalFacts.page), asc(appraisalFacts.start));
 
-  it('reads the three appraisals: appraisers, values in agorot, dates, the levy flag, offsets', async () => {
+  it('reads the appraisals and the decision: appraisers, values in agorot, dates, the levy flag, offsets', async () => {
     const db = server().db.db;
     const { caseId, docs } = await seedCaseFile(db);
     const env = await extract({ case_id: caseId, wait_ms: 10_000 });
     const data = expectOk<Data>(env);
     expect(data).toMatchObject({ done: true, summary: { facts: 26, flagged: 1 } });
-    expect(env.message).toMatch(/26 facts in 3 appraisal\(s\), 1 flagged/);
-    expect(data.jobs.map((j) => j.document_id).sort()).toEqual(APPRAISALS.map((n) => docs[n]).sort());
+    expect(env.message).toMatch(/26 facts in 4 document\(s\), 1 flagged/);
+    expect(data.jobs.map((j) => j.document_id).sort()).toEqual(READ.map((n) => docs[n]).sort());
     const deciding = await factsOf(docs.deciding_appraisal);
     expect(deciding.every((f) => f.appraiserName === 'מיכאל ברנע' && f.appraiserRole === 'deciding')).toBe(
       true,

@@ -45,9 +45,9 @@ forEachStack('appraiser_fact_get', DB_STACKS, (server) => {
       display: '870 days',
     });
     expect(date?.sides.map((s) => [s.role, s.value])).toEqual([
-      ['appellants', '2021-03-14'],
-      ['committee', '2023-08-01'],
       ['deciding', '2021-03-14'],
+      ['committee', '2023-08-01'],
+      ['appellants', '2021-03-14'],
     ]);
     const betterment = data.conflicts.find((c) => c.kind === 'betterment');
     expect(betterment).toMatchObject({ absolute: 74_000_000, relative: 0.6218, display: '740,000 ₪' });
