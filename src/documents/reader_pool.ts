@@ -8,7 +8,7 @@ import type { DocumentMediaType } from '../db/schema/documents.ts';
 import { ExtractionError } from './errors.ts';
 import { MAX_EXTRACT_MS } from './media.ts';
 import type { PageReader } from './reader.ts';
-import { READER_THREAD, type ReadReply } from './reader_thread.ts';
+import { READER_READY, READER_THREAD, type ReadReply } from './reader_thread.ts';
 
 export interface ReaderPoolOptions {
   /** Threads at most (default: one core less than the machine has, at least 1, at most 2). */
@@ -40,6 +40,8 @@ interface Task {
 
 interface Slot {
   worker: Worker;
+  /** The thread has loaded the reader and listens (its start-up is not counted against a document's time). */
+  ready: boolean;
   task: Task | null;
   timer: ReturnType<typeof setTimeout> | undefined;
   idle: ReturnType<typeof setTimeout> | undefined;
@@ -60,7 +62,8 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
-  let live = 0;
+  /** Every thread not yet exited, retired ones included (close waits for them all). */
+  const alive = new Set<Promise<void>>();
 
   const settle = (slot: Slot, outcome: { pages: string[] } | { error: unknown }) => {
     const task = slot.task;
@@ -85,10 +88,10 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
       workerData: script === DEFAULT_SCRIPT ? READER_THREAD : undefined,
       resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 512 },
     });
-    live++;
     let exitedResolve: () => void = () => {};
     const slot: Slot = {
       worker,
+      ready: false,
       task: null,
       timer: undefined,
       idle: undefined,
@@ -96,8 +99,15 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
         exitedResolve = resolve;
       }),
     };
+    alive.add(slot.exited);
+    void slot.exited.then(() => alive.delete(slot.exited));
     let failure: unknown;
-    worker.on('message', (reply: ReadReply) => {
+    worker.on('message', (reply: ReadReply | typeof READER_READY) => {
+      if (reply === READER_READY) {
+        slot.ready = true;
+        if (slot.task !== null) send(slot);
+        return;
+      }
       if (slot.task === null || reply.id !== slot.task.id) return;
       if (reply.ok) settle(slot, { pages: reply.pages });
       else
@@ -115,7 +125,6 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
       failure = e;
     });
     worker.on('exit', (code) => {
-      live--;
       exitedResolve();
       const wasOurs = slots.delete(slot);
       clearTimeout(slot.idle);
@@ -156,6 +165,13 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
     clearTimeout(slot.idle);
     slot.worker.ref();
     slot.task = task;
+    if (slot.ready) send(slot);
+  };
+
+  /** Sends the slot's task to its thread, and starts the time cap. */
+  const send = (slot: Slot) => {
+    const task = slot.task;
+    if (task === null) return;
     slot.timer = setTimeout(() => {
       settle(slot, {
         error: new ExtractionError(
@@ -209,20 +225,18 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
         schedule();
       });
     },
-    liveThreads: () => live,
+    liveThreads: () => alive.size,
     async close() {
       closed = true;
       for (const task of queue.splice(0)) {
         if (task.onAbort !== undefined) task.signal?.removeEventListener('abort', task.onAbort);
         task.reject(closedError());
       }
-      const exits: Promise<void>[] = [];
       for (const slot of [...slots]) {
         settle(slot, { error: closedError() });
-        exits.push(slot.exited);
         retire(slot);
       }
-      await Promise.all(exits);
+      await Promise.all([...alive]);
     },
   };
 }

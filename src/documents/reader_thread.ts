@@ -25,6 +25,9 @@ export type ReadReply =
 /** The workerData the pool gives its own thread script (a test's script serves reads itself). */
 export const READER_THREAD = 'chambers-reader-thread';
 
+/** The thread's first message: it listens (the pool starts a document's clock from here, not from start-up). */
+export const READER_READY = 'ready';
+
 /** Answers the pool's requests with `read` (extractPages in production), one at a time. */
 export function serveReads(
   read: (bytes: Uint8Array, mediaType: DocumentMediaType) => Promise<string[]>,
@@ -47,6 +50,7 @@ export function serveReads(
     }
     port.postMessage(reply);
   });
+  port.postMessage(READER_READY);
 }
 
 if (workerData === READER_THREAD) serveReads(extractPages);
