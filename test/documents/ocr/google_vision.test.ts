@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVisionStandIn, type VisionStandIn } from '../../../scripts/dev/vision_standin.ts';
 import { ConfigError, ocrEnvSchema, parseEnv } from '../../../src/config.ts';
 import { ExtractionError, isPermanentExtractionFailure } from '../../../src/documents/errors.ts';
+import { configuredOcrEngine } from '../../../src/documents/ocr/configured.ts';
 import { createGoogleVisionEngine } from '../../../src/documents/ocr/google_vision.ts';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -89,6 +90,20 @@ describe('google_vision OCR engine against the Vision stand-in', () => {
       createGoogleVisionEngine({ apiKey: 'k', endpoint: url }).recognize(pngLike(), { languages }),
     );
     expect(isPermanentExtractionFailure(e)).toBe(false);
+  });
+
+  it('OCR_ENGINE=google_vision with its key and endpoint is the engine the settings give', async () => {
+    const configured = configuredOcrEngine({
+      OCR_ENGINE: 'google_vision',
+      GOOGLE_VISION_API_KEY: standIn.apiKey,
+      GOOGLE_VISION_ENDPOINT: standIn.url,
+    });
+    expect(configured.name).toBe('google_vision');
+    const image = pngLike();
+    standIn.setText(image, 'פרוטוקול הדיון');
+    expect((await configured.recognize(image, { languages })).text.trim()).toBe('פרוטוקול הדיון');
+    // Tesseract where the runtime has none (Workers): refused, saying what to set.
+    expect(() => configuredOcrEngine({})).toThrow(/OCR_ENGINE=google_vision and GOOGLE_VISION_API_KEY/);
   });
 
   it('an aborted signal ends the request with its reason', async () => {
