@@ -23,6 +23,8 @@
  * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
  *   decisions, and the p50 of citation_incoming_list for the ruling they all cite.
  * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
+ * - Then reading beside the agents (bench/reading.ts): the p99 of case_get while 60-page PDFs are read, parsed
+ *   in-line and in the reader threads of `npm start`, each against the idle p99 of the same server.
  * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
  *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
  * - Then start-up and memory (bench/startup.ts): `node entry/node.ts` on an existing data directory, spawn to
@@ -42,6 +44,7 @@ import { eraForms, verify } from './forms.ts';
 import { measurePhases } from './phases.ts';
 import { profileWhile } from './profile.ts';
 import { benchQueue, printQueueBench } from './queue.ts';
+import { runReadingBench } from './reading.ts';
 import { printLastLine, printLoad, printPhases, printProfile, printTrips } from './report.ts';
 import { runSearchBench } from './search.ts';
 import { load, loadCases, runSideBySide } from './side_by_side.ts';
@@ -89,6 +92,7 @@ const search = await runSearchBench();
 const analysis = await runAnalysisBench();
 const citations = await runCitationBench();
 const drafting = await runDraftingBench();
+const reading = await runReadingBench();
 const validate = await runValidateBench();
 const startup = await runStartupBench();
 
@@ -101,6 +105,7 @@ printLastLine(benchStarted, ratioOf, {
   ...analysis,
   ...citations,
   ...drafting,
+  ...reading,
   ...validate,
   ...startup,
 });

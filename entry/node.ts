@@ -10,6 +10,7 @@ import { pgliteOf } from '../src/db/backup.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { createReaderPool } from '../src/documents/reader_pool.ts';
 import { mountBackupAdmin } from '../src/http/routes/admin_backup.ts';
 import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
 import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
@@ -17,7 +18,7 @@ import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
-import { jobHandlers, tools } from './registries.ts';
+import { makeJobHandlers, tools } from './registries.ts';
 
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
@@ -59,6 +60,9 @@ const stores = await openNodeStores(
   process.exit(1);
 });
 const agents = await loadAgentsFromDir('agents');
+// Documents are parsed in worker threads, off the thread that answers the agents (src/documents/reader_pool.ts).
+const reader = createReaderPool();
+const jobHandlers = makeJobHandlers({ reader });
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
@@ -161,6 +165,8 @@ const stop = async (signal: string) => {
   server.close();
   clearInterval(purge);
   await Promise.allSettled([...pending, loop?.stop()]);
+  // The loop's stop aborted the reads in hand (they run again at the next start); no reader thread outlives it.
+  await reader.close();
   await lock?.release();
   await stores.handle.close();
   process.exit(0);

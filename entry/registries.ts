@@ -3,6 +3,7 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
+import type { PageReader } from '../src/documents/reader.ts';
 import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { type Extractor, extractorFollowUp, extractorJob } from '../src/extractors/framework.ts';
 import { holdingExtractor } from '../src/halacha/extractor.ts';
@@ -28,15 +29,22 @@ const followUps: readonly FollowUp[] = [
 
 /**
  * The production job handlers, by kind: listed explicitly (no discovery). A kind without a handler here is
- * never claimed, so its jobs wait (visible in extraction_status) until a release that handles it.
+ * never claimed, so its jobs wait (visible in extraction_status) until a release that handles it. `reader`
+ * is where documents are parsed: the Node entry passes its pool of reader threads; by default in-line (the
+ * extraction Worker, which serves no agent, and the test harness).
  */
-export const jobHandlers: Readonly<Record<string, JobHandler>> = {
-  [DOCUMENT_EXTRACT]: documentExtractJob(followUps),
-  ...Object.fromEntries(
-    [...analysisExtractors, ...precedentExtractors, ...documentExtractors].map((e) => [
-      e.kind,
-      extractorJob(e),
-    ]),
-  ),
-  [DRAFT_EXPORT]: draftExportJob,
-};
+export function makeJobHandlers(options: { reader?: PageReader } = {}): Readonly<Record<string, JobHandler>> {
+  return {
+    [DOCUMENT_EXTRACT]: documentExtractJob(followUps, options),
+    ...Object.fromEntries(
+      [...analysisExtractors, ...precedentExtractors, ...documentExtractors].map((e) => [
+        e.kind,
+        extractorJob(e),
+      ]),
+    ),
+    [DRAFT_EXPORT]: draftExportJob,
+  };
+}
+
+/** The handlers reading in-line (see makeJobHandlers). */
+export const jobHandlers = makeJobHandlers();

@@ -142,6 +142,32 @@ export const workerEnvSchema = z.object({
   NEON_WS_PROXY: optional(z.string()),
 });
 
+/**
+ * Which OCR engine reads page images: `tesseract` in-process (the default on Node) or `google_vision`, Google
+ * Cloud Vision's REST API (the managed path for the extraction Worker, which cannot run Tesseract: see
+ * docs/operations.md). GOOGLE_VISION_ENDPOINT points the engine at another server speaking the same protocol
+ * (a local stand-in); by default Google's.
+ */
+export const ocrEnvSchema = z
+  .object({
+    OCR_ENGINE: optional(
+      z.enum(['tesseract', 'google_vision'], { error: 'must be tesseract or google_vision' }),
+    ).transform((v) => v ?? 'tesseract'),
+    GOOGLE_VISION_API_KEY: optional(z.string()),
+    GOOGLE_VISION_ENDPOINT: optional(httpUrl),
+  })
+  .superRefine((env, ctx) => {
+    if (env.OCR_ENGINE === 'google_vision' && env.GOOGLE_VISION_API_KEY === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GOOGLE_VISION_API_KEY'],
+        message:
+          'is not set, but OCR_ENGINE is google_vision (an API key of a Google Cloud project with the Vision API enabled; on Workers: wrangler secret put GOOGLE_VISION_API_KEY --config wrangler.extraction.toml)',
+      });
+    }
+  });
+export type OcrConfig = z.output<typeof ocrEnvSchema>;
+
 /** The bindings as Cloudflare passes them to the Worker: what `wrangler.toml` and the secrets must provide. */
 export type WorkerEnv = z.input<typeof workerEnvSchema>;
 export type WorkerConfig = z.output<typeof workerEnvSchema>;

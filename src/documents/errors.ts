@@ -10,7 +10,9 @@ export type ExtractionFailure =
   | 'too_large'
   | 'timeout'
   | 'unsupported'
-  | 'document_missing';
+  | 'document_missing'
+  /** The OCR service refused the work (a bad key, a disabled API, an image it cannot read). */
+  | 'ocr_service';
 
 export class ExtractionError extends Error {
   readonly failure: ExtractionFailure;

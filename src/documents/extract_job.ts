@@ -4,6 +4,7 @@ import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
 import { extractAndIndexDocument, type ReadyDocument } from './pipeline.ts';
+import type { PageReader } from './reader.ts';
 
 /** The job kind that extracts and indexes one uploaded document; its dedupe key is the document id. */
 export const DOCUMENT_EXTRACT = 'document_extract';
@@ -70,9 +71,13 @@ export type FollowUp = (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
  * no text) is permanent: the document is already `failed` with the error, and the job goes dead at once.
  * Anything else (a database fault) is retried with backoff; when the attempts run out, onDead marks the
  * document failed, so no document waits in `pending`/`extracting` for ever. `followUps` queue the work that
- * reads the text (the entries list them: entry/registries.ts).
+ * reads the text (the entries list them: entry/registries.ts). `reader` parses the bytes: in-line by default,
+ * the Node entry's pool of threads there (the runtime chooses).
  */
-export const documentExtractJob = (followUps: readonly FollowUp[] = []): JobHandler =>
+export const documentExtractJob = (
+  followUps: readonly FollowUp[] = [],
+  options: { reader?: PageReader } = {},
+): JobHandler =>
   Object.assign(
     async (job: Parameters<JobHandler>[0], jctx: Parameters<JobHandler>[1]) => {
       const documentId = documentIdOf(job.payload);
@@ -82,6 +87,8 @@ export const documentExtractJob = (followUps: readonly FollowUp[] = []): JobHand
         await extractAndIndexDocument(jctx.db, documentId, {
           now: jctx.now,
           log: jctx.log,
+          signal: jctx.signal,
+          ...(options.reader === undefined ? {} : { reader: options.reader }),
           onReady: async (tx, doc) => {
             for (const followUp of followUps) await followUp(tx, doc);
           },

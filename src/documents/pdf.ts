@@ -3,6 +3,7 @@ import { ExtractionError } from './errors.ts';
 import { MAX_EXTRACT_MS, MAX_IMAGE_PIXELS, MAX_PAGES, MAX_PDF_INFLATED_BYTES } from './media.ts';
 import { checkPdfStreams } from './pdf_streams.ts';
 import { pageText, type TextItem } from './pdf_text.ts';
+import { yieldToEventLoop } from './yield.ts';
 
 export interface PdfOptions {
   /** The whole read, opening included; past it the document fails (`timeout`). */
@@ -63,6 +64,9 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {
       const content = await beforeDeadline(page.getTextContent(), deadline, why);
       pages.push(pageText(content.items.flatMap((i): TextItem[] => ('str' in i ? [i] : []))));
       page.cleanup();
+      // pdf.js settles its promises without a macrotask between pages: read in-line (Workers, tests), a long
+      // PDF would otherwise hold its thread from the first page to the last.
+      await yieldToEventLoop();
     }
     return pages;
   } catch (e) {

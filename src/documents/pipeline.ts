@@ -5,7 +5,6 @@ import {
   DELETED_DOCUMENT,
   type DocumentCorpus,
   type DocumentRow,
-  documentBlobs,
   documentChunks,
   documentPages,
   documents,
@@ -15,9 +14,10 @@ import type { Db, DbOrTx } from '../db/types.ts';
 import { tokens } from '../hebrew/text.ts';
 import type { Logger } from '../log.ts';
 import { chunkPages } from '../search/chunk.ts';
+import { readDocumentBlob, writeDocumentBlob } from './blobs.ts';
 import { ExtractionError } from './errors.ts';
 import { resolveMediaType } from './media.ts';
-import { extractPages } from './pages.ts';
+import { inlineReader, type PageReader } from './reader.ts';
 
 export interface DocumentMetadata {
   title: string;
@@ -89,7 +89,7 @@ export async function createDocument(
     .returning();
   const row = inserted[0];
   if (row !== undefined) {
-    await db.insert(documentBlobs).values({ documentId: row.id, bytes: input.bytes });
+    await writeDocumentBlob(db, row.id, input.bytes);
     return { document: row, created: true };
   }
   // The conflict target treats null case_ids as equal (NULLS NOT DISTINCT), so this finds the one row.
@@ -131,6 +131,10 @@ export interface ExtractOptions {
    * (rule-based extractors), so that work is queued exactly when the text exists.
    */
   onReady?: (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
+  /** Where the bytes are parsed (default in-line; `npm start` gives its pool of reader threads). */
+  reader?: PageReader;
+  /** Ends the read (shutdown, a lapsed lease); the document stays as it was, for the next attempt. */
+  signal?: AbortSignal;
 }
 
 /** A document whose text was just extracted, as follow-up work sees it. */
@@ -160,7 +164,8 @@ async function removedMeanwhile(tx: DbOrTx, documentId: string): Promise<boolean
 }
 
 /**
- * Reads the stored bytes, extracts text per page, chunks and normalises it, and in ONE transaction replaces
+ * Reads the stored bytes, extracts text per page (through `reader`), chunks and normalises it, and in ONE
+ * transaction replaces
  * the document's pages and chunks and sets status "ready". Running it twice leaves the same pages and
  * chunks (the document row is locked first, so concurrent runs serialise). When the bytes cannot be
  * extracted (encrypted, broken, no text, too big) it sets status "failed" with the error, removes any
@@ -173,18 +178,19 @@ export async function extractAndIndexDocument(
   options: ExtractOptions = {},
 ): Promise<ExtractResult> {
   const now = options.now ?? (() => new Date());
-  const rows = await db
-    .select({ mediaType: documents.mediaType, status: documents.status, bytes: documentBlobs.bytes })
+  const reader = options.reader ?? inlineReader;
+  const [doc] = await db
+    .select({ mediaType: documents.mediaType, status: documents.status })
     .from(documents)
-    .innerJoin(documentBlobs, eq(documentBlobs.documentId, documents.id))
     .where(eq(documents.id, documentId))
     .limit(1);
-  const doc = rows[0];
-  if (doc === undefined) {
-    throw new ExtractionError('document_missing', `No document ${documentId} (deleted?); nothing to extract`);
-  }
+  const missing = () =>
+    new ExtractionError('document_missing', `No document ${documentId} (deleted?); nothing to extract`);
+  if (doc === undefined) throw missing();
   // A document removed by document_delete is not read again: its job ends without touching it.
   if (doc.status === DELETED_DOCUMENT) return { documentId, pages: 0, chunks: 0 };
+  const bytes = await readDocumentBlob(db, documentId);
+  if (bytes === null) throw missing();
   if (doc.status === 'pending' || doc.status === 'failed') {
     await db
       .update(documents)
@@ -193,7 +199,9 @@ export async function extractAndIndexDocument(
   }
   let pages: string[];
   try {
-    pages = await extractPages(doc.bytes, doc.mediaType);
+    // No transaction and no connection is held while the bytes are read: on PGlite (one connection) every
+    // other call waits for whatever holds it, so only the writes below take it.
+    pages = await reader.read(bytes, doc.mediaType, options.signal ? { signal: options.signal } : {});
   } catch (e) {
     if (!(e instanceof ExtractionError) || !e.permanent) throw e;
     const removed = await db.transaction(async (tx) => {
@@ -215,6 +223,11 @@ export async function extractAndIndexDocument(
     throw e;
   }
   const chunks = chunkPages(pages);
+  // The vocabulary for the fuzzy fallback; sorted, so concurrent extractions take row locks in one order.
+  // Computed before the transaction: the connection is held for the writes only.
+  const terms = [
+    ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
+  ].sort();
   const removed = await db.transaction(async (tx) => {
     // The row lock serialises concurrent runs: the second deletes what the first wrote, never duplicates it.
     if (await removedMeanwhile(tx, documentId)) return true;
@@ -230,10 +243,6 @@ export async function extractAndIndexDocument(
         .insert(documentChunks)
         .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
     }
-    // The vocabulary for the fuzzy fallback; sorted, so concurrent extractions take row locks in one order.
-    const terms = [
-      ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
-    ].sort();
     for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
       await tx
         .insert(searchTerms)

@@ -1,0 +1,158 @@
+/**
+ * Reading beside the agents (part of `npm run bench`; alone: `node bench/reading.ts`): the p99 of `case_get`
+ * over loopback HTTP on an idle server, then while 60-page PDFs are being read, on the app of `npm start`
+ * (PGlite in memory, the in-process drain loop). Each way of reading a document runs on a server of its
+ * own in the same run: `inline` parses on the server's own thread (the Workers way); `threads` through the
+ * reader pool of worker threads (the Node way, src/documents/reader_pool.ts). The ratio is the p99 while
+ * reading over the idle p99 of the same server. BENCH_READING_DOCS (3) documents of BENCH_READING_PAGES
+ * (60) pages are read one after the other; `case_get` is called in sequence all the while.
+ */
+import { pathToFileURL } from 'node:url';
+import { eq } from 'drizzle-orm';
+import { makeJobHandlers, tools } from '../entry/registries.ts';
+import { loadAgentsFromDir } from '../src/agents/load_node.ts';
+import { mintToken } from '../src/auth/tokens.ts';
+import { migrateDb } from '../src/db/migrate.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { documents } from '../src/db/schema/documents.ts';
+import type { PageReader } from '../src/documents/reader.ts';
+import { startDrainLoop } from '../src/jobs/loop.ts';
+import { createLogger } from '../src/log.ts';
+import { createChambers } from '../src/server.ts';
+import { bigPdf } from '../test/harness/big_pdf.ts';
+import { listen, root } from './app.ts';
+
+const DOCS = Number(process.env.BENCH_READING_DOCS ?? 3);
+const PAGES = Number(process.env.BENCH_READING_PAGES ?? 60);
+const IDLE_CALLS = Number(process.env.BENCH_READING_IDLE_CALLS ?? 400);
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+interface Figures {
+  idleP50: number;
+  idleP99: number;
+  readingP50: number;
+  readingP99: number;
+  readingMax: number;
+  samples: number;
+  readMs: number;
+}
+
+async function measure(reader: 'inline' | 'threads'): Promise<Figures> {
+  const handle = await openPglite();
+  await migrateDb(handle);
+  let pool: PageReader | undefined;
+  if (reader === 'threads') pool = (await import('../src/documents/reader_pool.ts')).createReaderPool();
+  const handlers = makeJobHandlers(pool === undefined ? {} : { reader: pool });
+  const loop = startDrainLoop({ db: handle.db, handlers, log: createLogger('silent') });
+  const { app } = createChambers({
+    agents: await loadAgentsFromDir(`${root}agents`),
+    env: { RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent' },
+    services: async () => ({
+      db: handle.db,
+      kv: (await import('../src/kv/postgres.ts')).createPostgresKv(handle.db),
+    }),
+    tools,
+    jobHandlers: handlers,
+    defaultOwnerGate: 'ack',
+    kick: () => loop.kick(),
+  });
+  const server = await listen(app.fetch);
+  const token = await mintToken(handle.db, 'ceo', 'bench');
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const v1 = async (tool: string, args: unknown) => {
+    const res = await fetch(`${server.url}/v1/tools/${tool}`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(args),
+    });
+    const body = (await res.json()) as { ok: boolean; data: Record<string, unknown>; error?: unknown };
+    if (!body.ok) throw new Error(`${tool} failed: ${JSON.stringify(body.error)}`);
+    return body.data;
+  };
+  try {
+    const created = (await v1('case_create', { case_number: 'ערר 902/26', title: 'קריאה ברקע' })) as {
+      case: { id: string };
+    };
+    const caseId = created.case.id;
+    const timedGet = async () => {
+      const t = performance.now();
+      await v1('case_get', { case_id: caseId });
+      return performance.now() - t;
+    };
+    for (let i = 0; i < 50; i++) await timedGet();
+    const idle: number[] = [];
+    for (let i = 0; i < IDLE_CALLS; i++) idle.push(await timedGet());
+
+    const reading: number[] = [];
+    let readMs = 0;
+    for (let d = 0; d < DOCS; d++) {
+      const bytes = await bigPdf(PAGES, `${reader}-${d}-${crypto.randomUUID()}`);
+      const upload = (await v1('document_upload', {
+        corpus: 'case',
+        case_id: caseId,
+        title: `מסמך ארוך ${d + 1}`,
+        content_base64: Buffer.from(bytes).toString('base64'),
+      })) as { document: { id: string } };
+      const started = performance.now();
+      const statusOf = async () =>
+        (
+          await handle.db
+            .select({ status: documents.status, error: documents.error })
+            .from(documents)
+            .where(eq(documents.id, upload.document.id))
+        )[0];
+      for (;;) {
+        reading.push(await timedGet());
+        if (reading.length % 5 !== 0) continue;
+        const row = await statusOf();
+        if (row?.status === 'ready') break;
+        if (row?.status === 'failed') throw new Error(`the bench document failed: ${row.error}`);
+      }
+      readMs += performance.now() - started;
+    }
+    return {
+      idleP50: percentile(idle, 50),
+      idleP99: percentile(idle, 99),
+      readingP50: percentile(reading, 50),
+      readingP99: percentile(reading, 99),
+      readingMax: Math.max(...reading),
+      samples: reading.length,
+      readMs: readMs / DOCS,
+    };
+  } finally {
+    await loop.stop();
+    await pool?.close();
+    await server.close();
+    await handle.close();
+  }
+}
+
+export async function runReadingBench(): Promise<Record<string, string>> {
+  console.log(
+    `\nReading beside the agents: case_get over loopback HTTP while ${DOCS} PDFs of ${PAGES} pages are read (PGlite in memory, in-process drain loop)`,
+  );
+  const out: Record<string, string> = {};
+  for (const reader of ['inline', 'threads'] as const) {
+    const f = await measure(reader);
+    const ratio = f.readingP99 / f.idleP99;
+    console.log(
+      `  ${reader.padEnd(8)} idle p50 ${f.idleP50.toFixed(1)} ms, p99 ${f.idleP99.toFixed(1)} ms | while reading p50 ${f.readingP50.toFixed(1)} ms, p99 ${f.readingP99.toFixed(1)} ms, max ${f.readingMax.toFixed(1)} ms (${f.samples} calls; ${(f.readMs / 1000).toFixed(1)} s per document) | p99 ratio ${ratio.toFixed(1)}`,
+    );
+    out[`reading_${reader}_p99_ms`] = f.readingP99.toFixed(1);
+    out[`reading_${reader}_p99_ratio`] = ratio.toFixed(1);
+  }
+  return out;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const figures = await runReadingBench();
+  console.log(
+    `bench: ${Object.entries(figures)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+}

@@ -1,0 +1,28 @@
+// Where a document's bytes become page text: the seam between the extraction job and the runtime. On Node the
+// entry gives a pool of worker threads (reader_pool.ts), so parsing never holds the thread that answers the
+// agents; on Workers there are no threads, and the extraction Worker reads in-line (it serves no agent).
+import type { DocumentMediaType } from '../db/schema/documents.ts';
+import { extractPages } from './pages.ts';
+
+export interface PageReader {
+  /**
+   * The text of each page (index 0 is page 1), as extractPages gives it; ExtractionError (permanent) on bad
+   * bytes. An aborted signal (shutdown, a lapsed lease) ends the read with the signal's reason.
+   */
+  read(
+    bytes: Uint8Array,
+    mediaType: DocumentMediaType,
+    options?: { signal?: AbortSignal },
+  ): Promise<string[]>;
+  /** Ends any threads; reads still running or waiting fail with a transient error. */
+  close(): Promise<void>;
+}
+
+/** Reads on the calling thread: the Workers runtime and the test harness. */
+export const inlineReader: PageReader = {
+  async read(bytes, mediaType, options) {
+    options?.signal?.throwIfAborted();
+    return extractPages(bytes, mediaType);
+  },
+  async close() {},
+};

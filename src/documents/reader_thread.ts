@@ -1,0 +1,56 @@
+// A reader thread of the pool (reader_pool.ts): reads one document at a time, as the pool sends them, and
+// answers with its pages or the reason it could not. Node only (node:worker_threads).
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DocumentMediaType } from '../db/schema/documents.ts';
+import { ExtractionError } from './errors.ts';
+import { extractPages } from './pages.ts';
+
+/** What the pool sends: the bytes arrive transferred (this thread owns them). */
+export interface ReadRequest {
+  id: number;
+  bytes: Uint8Array;
+  mediaType: DocumentMediaType;
+}
+
+/** What the thread answers: the pages, or an ExtractionError's fields, or another error's message. */
+export type ReadReply =
+  | { id: number; ok: true; pages: string[] }
+  | {
+      id: number;
+      ok: false;
+      extraction?: { failure: ExtractionError['failure']; permanent: boolean };
+      message: string;
+    };
+
+/** The workerData the pool gives its own thread script (a test's script serves reads itself). */
+export const READER_THREAD = 'chambers-reader-thread';
+
+/** The thread's first message: it listens (the pool starts a document's clock from here, not from start-up). */
+export const READER_READY = 'ready';
+
+/** Answers the pool's requests with `read` (extractPages in production), one at a time. */
+export function serveReads(
+  read: (bytes: Uint8Array, mediaType: DocumentMediaType) => Promise<string[]>,
+): void {
+  const port = parentPort;
+  if (port === null) throw new Error('serveReads runs in a worker thread');
+  port.on('message', async (request: ReadRequest) => {
+    let reply: ReadReply;
+    try {
+      reply = { id: request.id, ok: true, pages: await read(request.bytes, request.mediaType) };
+    } catch (e) {
+      reply = {
+        id: request.id,
+        ok: false,
+        message: e instanceof Error ? e.message : String(e),
+        ...(e instanceof ExtractionError
+          ? { extraction: { failure: e.failure, permanent: e.permanent } }
+          : {}),
+      };
+    }
+    port.postMessage(reply);
+  });
+  port.postMessage(READER_READY);
+}
+
+if (workerData === READER_THREAD) serveReads(extractPages);
