@@ -22,7 +22,7 @@ export function isGarbageText(text: string): boolean {
 }
 
 // Replacement character, private use, C0/C1 controls (a tab or newline is whitespace, removed above).
-const BAD = /[\ufffd\ue000-\uf8ff\u0000-\u001f\u007f-\u009f]|[\u{f0000}-\u{10ffff}]/u;
+const BAD = /[\ufffd\ue000-\uf8ff\p{Cc}]|[\u{f0000}-\u{10ffff}]/u;
 
 function isNonsenseWord(word: string): boolean {
   const hebrew = /[\u05d0-\u05ea]/.test(word);
