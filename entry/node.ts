@@ -17,7 +17,7 @@ import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
-import { jobHandlers, tools } from './registries.ts';
+import { jobHandlers, ocrEngine, tools } from './registries.ts';
 
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
@@ -161,6 +161,7 @@ const stop = async (signal: string) => {
   server.close();
   clearInterval(purge);
   await Promise.allSettled([...pending, loop?.stop()]);
+  await ocrEngine.close();
   await lock?.release();
   await stores.handle.close();
   process.exit(0);

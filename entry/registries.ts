@@ -3,6 +3,8 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
+import { lazyOcrEngine } from '../src/documents/ocr/engine.ts';
+import { DOCUMENT_OCR_PAGE, documentOcrPageJob } from '../src/documents/ocr_job.ts';
 import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { type Extractor, extractorFollowUp, extractorJob } from '../src/extractors/framework.ts';
 import { holdingExtractor } from '../src/halacha/extractor.ts';
@@ -26,12 +28,19 @@ const followUps: readonly FollowUp[] = [
   ...documentExtractors.map(extractorFollowUp),
 ];
 
+/** The process's OCR engine (entry/node.ts closes it at shutdown). */
+export const ocrEngine = lazyOcrEngine('tesseract', async () =>
+  (await import('../src/documents/ocr/tesseract.ts')).processOcrEngine(),
+);
+
 /**
  * The production job handlers, by kind: listed explicitly (no discovery). A kind without a handler here is
  * never claimed, so its jobs wait (visible in extraction_status) until a release that handles it.
  */
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   [DOCUMENT_EXTRACT]: documentExtractJob(followUps),
+  // Scanned pages: Tesseract in this process (one worker thread for every page), loaded on the first scan.
+  [DOCUMENT_OCR_PAGE]: documentOcrPageJob(() => ocrEngine, followUps),
   ...Object.fromEntries(
     [...analysisExtractors, ...precedentExtractors, ...documentExtractors].map((e) => [
       e.kind,

@@ -3,6 +3,7 @@ import { documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
+import { enqueueOcrPages } from './ocr_job.ts';
 import { extractAndIndexDocument, type ReadyDocument } from './pipeline.ts';
 
 /** The job kind that extracts and indexes one uploaded document; its dedupe key is the document id. */
@@ -70,7 +71,8 @@ export type FollowUp = (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
  * no text) is permanent: the document is already `failed` with the error, and the job goes dead at once.
  * Anything else (a database fault) is retried with backoff; when the attempts run out, onDead marks the
  * document failed, so no document waits in `pending`/`extracting` for ever. `followUps` queue the work that
- * reads the text (the entries list them: entry/registries.ts).
+ * reads the text (the entries list them: entry/registries.ts); when pages need OCR they run when the last
+ * page is read (ocr_job.ts), and the document stays `extracting` meanwhile.
  */
 export const documentExtractJob = (followUps: readonly FollowUp[] = []): JobHandler =>
   Object.assign(
@@ -85,6 +87,8 @@ export const documentExtractJob = (followUps: readonly FollowUp[] = []): JobHand
           onReady: async (tx, doc) => {
             for (const followUp of followUps) await followUp(tx, doc);
           },
+          // Pages without a text layer: one OCR job each; the last of them makes the document ready.
+          onOcrPages: (tx, id, pages) => enqueueOcrPages(tx, id, pages, documentSubject(id)),
         });
       } catch (e) {
         if (isPermanentExtractionFailure(e)) {

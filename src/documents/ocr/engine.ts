@@ -14,3 +14,25 @@ export interface OcrEngine {
   ): Promise<OcrResult>;
   close(): Promise<void>;
 }
+
+/**
+ * An engine loaded on its first page (so a process that never reads a scan never loads one), under `name`.
+ * `close()` closes it only if it was loaded.
+ */
+export function lazyOcrEngine(name: string, load: () => Promise<OcrEngine>): OcrEngine {
+  let engine: Promise<OcrEngine> | undefined;
+  const get = () => {
+    engine ??= load().catch((e: unknown) => {
+      engine = undefined;
+      throw e;
+    });
+    return engine;
+  };
+  return {
+    name,
+    recognize: async (image, options) => (await get()).recognize(image, options),
+    close: async () => {
+      if (engine !== undefined) await (await engine).close();
+    },
+  };
+}
