@@ -6,6 +6,7 @@ import { and, desc, eq, isNotNull, type SQL, sql } from '../../src/db/orm.ts';
 import { documentPages, documentStatuses } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { documentSubject } from '../../src/documents/extract_job.ts';
+import { MAX_PAGES } from '../../src/documents/media.ts';
 import { loadDocument, shownStatus } from '../../src/documents/views.ts';
 import { jobKindInput, MAX_KINDS } from '../../src/jobs/views.ts';
 
@@ -39,7 +40,7 @@ const statusOutput = z.object({
         .object({
           pages: z.int().describe('Pages read by OCR (a scan, or a garbage text layer)'),
           read: z.int(),
-          unreadable: z.array(z.int()).describe('Pages OCR could not read, 1-based'),
+          unreadable: z.array(z.int()).max(MAX_PAGES).describe('Pages OCR could not read, 1-based'),
           pending: z.int().describe('Pages still waiting for OCR: one document_ocr_page job each'),
         })
         .optional()

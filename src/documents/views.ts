@@ -16,6 +16,7 @@ import {
   roleSources,
 } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
+import { MAX_PAGES } from './media.ts';
 
 const text = z.string().nullable();
 
@@ -42,6 +43,7 @@ export const documentOutput = z.object({
   ocr_pages: z.int().nullable().describe('Pages read by OCR (no text layer, or a garbage one), once ready'),
   unreadable_pages: z
     .array(z.int())
+    .max(MAX_PAGES)
     .describe('Pages OCR could not read (blank, noise, too faint): their text is empty; rescan them'),
   created_by: z.string(),
   created_at: z.iso.datetime(),
