@@ -49,7 +49,7 @@ export const document_text_get = defineTool({
           details: { document_id: doc.id, status: doc.status, ...(doc.error ? { error: doc.error } : {}) },
           hint:
             doc.status === 'failed'
-              ? 'Read it again with document_extract (after a transient fault or a reader update), or remove it with document_delete and upload a readable copy (unencrypted PDF with a text layer, DOCX or text).'
+              ? 'Read it again with document_extract (after a transient fault or a reader update), or remove it with document_delete and upload a readable copy (an unencrypted PDF, DOCX or text, or a scan at 300 dpi: scans are read by OCR).'
               : 'Extraction runs in the background; check extraction_status and try again shortly.',
         },
       );

@@ -3,14 +3,31 @@ import { documentBlobs, documentPages, documents } from '../db/schema/documents.
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { ExtractionError } from './errors.ts';
-import type { OcrEngine } from './ocr/engine.ts';
+import type { OcrEngine, OcrResult } from './ocr/engine.ts';
 import { finishDocumentIfRead, lockDocument, type ReadyDocument } from './pipeline.ts';
 
 /** The job kind that reads one page of a document by OCR; its dedupe key is "<document id>:<page>". */
 export const DOCUMENT_OCR_PAGE = 'document_ocr_page';
 
-/** The languages a page is read in: Hebrew first (the committee's documents), English for Latin words. */
-export const OCR_DOCUMENT_LANGUAGES = ['heb', 'eng'] as const;
+/**
+ * A page is read with the Hebrew model alone first: with the English one beside it, Tesseract misreads some
+ * Hebrew words as Latin («חוות» → «Vion») and takes lines that start with a number for left-to-right ones.
+ * When the Hebrew reading is less sure than this (Latin text, which the Hebrew model cannot read, makes it
+ * drop), the page is read again with both models and the surer reading is kept.
+ */
+export const HEBREW_FIRST_CONFIDENCE = 0.8;
+
+/** The page read as readPage says: Hebrew first, then Hebrew and English when that is not sure enough. */
+export async function readPage(
+  engine: OcrEngine,
+  image: Uint8Array,
+  signal?: AbortSignal,
+): Promise<OcrResult> {
+  const hebrew = await engine.recognize(image, { languages: ['heb'], ...(signal ? { signal } : {}) });
+  if (hebrew.confidence >= HEBREW_FIRST_CONFIDENCE) return hebrew;
+  const both = await engine.recognize(image, { languages: ['heb', 'eng'], ...(signal ? { signal } : {}) });
+  return both.confidence > hebrew.confidence ? both : hebrew;
+}
 
 /**
  * Below this mean word confidence (0..1) a page's OCR text is not kept: the page is `unreadable` (noise, a
@@ -132,10 +149,7 @@ export const documentOcrPageJob = (
           // No text layer and no image: a blank page.
           outcome = { text: '', confidence: null, state: 'read' };
         } else {
-          const result = await engine().recognize(image, {
-            languages: OCR_DOCUMENT_LANGUAGES,
-            signal: jctx.signal,
-          });
+          const result = await readPage(engine(), image, jctx.signal);
           const readable = result.text.trim() !== '' && result.confidence >= MIN_OCR_CONFIDENCE;
           outcome = {
             text: readable ? result.text : '',

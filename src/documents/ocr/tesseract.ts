@@ -27,14 +27,15 @@ type Worker = Awaited<ReturnType<typeof import('tesseract.js').createWorker>>;
 
 /**
  * Tesseract (tesseract.js: the WASM build, in a worker thread of its own, so recognition never blocks this
- * thread). One worker per engine, created on first use and reused for every page; `close()` terminates it.
+ * thread). One worker per language set, created on first use and reused for every page; `close()`
+ * terminates them.
  * Its core WASM is loaded from the `tesseract.js-core` package and the models from the packages above
  * (`langPath`, `cacheMethod: 'none'`): nothing is read from or written to a cache, nothing is downloaded. Pages are read one at a time (a worker runs one job at a time).
  */
 export class TesseractEngine implements OcrEngine {
   readonly name = 'tesseract';
-  #worker: Promise<Worker> | undefined;
-  #langs = '';
+  // One worker per language set asked for (in practice two: Hebrew, and Hebrew with English).
+  #workers = new Map<string, Promise<Worker>>();
   #tail: Promise<unknown> = Promise.resolve();
 
   async recognize(
@@ -54,7 +55,7 @@ export class TesseractEngine implements OcrEngine {
     const aborted = new Promise<never>((_, reject) => {
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
-    const onAbort = () => void this.close();
+    const onAbort = () => void this.#drop(langs);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // A Buffer: what tesseract.js's image loader reads as bytes on Node.
@@ -69,23 +70,25 @@ export class TesseractEngine implements OcrEngine {
     }
   }
 
-  async #ready(langs: string): Promise<Worker> {
-    if (this.#worker !== undefined && this.#langs === langs) return this.#worker;
-    await this.close();
-    this.#langs = langs;
-    this.#worker = createTesseractWorker(langs.split('+') as OcrLanguage[]);
-    // A worker that failed to start is not kept: the next page tries again.
-    this.#worker.catch(() => {
-      this.#worker = undefined;
-    });
-    return this.#worker;
+  #ready(langs: string): Promise<Worker> {
+    let worker = this.#workers.get(langs);
+    if (worker === undefined) {
+      worker = createTesseractWorker(langs.split('+') as OcrLanguage[]);
+      this.#workers.set(langs, worker);
+      // A worker that failed to start is not kept: the next page tries again.
+      worker.catch(() => this.#workers.delete(langs));
+    }
+    return worker;
+  }
+
+  async #drop(langs: string): Promise<void> {
+    const worker = this.#workers.get(langs);
+    this.#workers.delete(langs);
+    await worker?.then((w) => w.terminate()).catch(() => {});
   }
 
   async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    if (worker === undefined) return;
-    await worker.then((w) => w.terminate()).catch(() => {});
+    await Promise.all([...this.#workers.keys()].map((langs) => this.#drop(langs)));
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isGarbageText } from '../../../src/documents/ocr/garbage.ts';
-import { normaliseOcrText } from '../../../src/documents/ocr/normalise.ts';
+import { lineInReadingOrder, normaliseOcrText } from '../../../src/documents/ocr/normalise.ts';
 
 describe('normaliseOcrText', () => {
   it('drops niqqud and cantillation, keeps maqaf and sof pasuq', () => {
@@ -55,5 +55,25 @@ describe('isGarbageText', () => {
   it('catches vowel-less Latin strings and words mixing scripts', () => {
     expect(isGarbageText('xqzt bcdfg hjklm npqrs tvwxz gh dfgh trpl')).toBe(true);
     expect(isGarbageText('גxש חלqה רחb הנרקyסים נoסף שמaי')).toBe(true);
+  });
+});
+
+describe('lineInReadingOrder', () => {
+  it('puts back a Hebrew line Tesseract gave in visual order', () => {
+    expect(lineInReadingOrder('.3.6.2024 המגרש בשטח 620 מ"ר והמועד הקובע הוא')).toBe(
+      'המגרש בשטח 620 מ"ר והמועד הקובע הוא 3.6.2024.',
+    );
+    expect(lineInReadingOrder('₪ 6,100,000 שווי במצב קודם:')).toBe('שווי במצב קודם: 6,100,000 ₪');
+    expect(lineInReadingOrder('GIS ומסמך TA/5000 לפי תכנית')).toBe('לפי תכנית TA/5000 ומסמך GIS');
+  });
+
+  it('leaves a line already in reading order, and moves a Latin line’s leading full stop to its end', () => {
+    expect(lineInReadingOrder('הנכס: גוש 6638 חלקה 12, רחוב הנרקיסים 7.')).toBe(
+      'הנכס: גוש 6638 חלקה 12, רחוב הנרקיסים 7.',
+    );
+    expect(lineInReadingOrder('.The plot area is 620 square meters, plan TA/5000')).toBe(
+      'The plot area is 620 square meters, plan TA/5000.',
+    );
+    expect(lineInReadingOrder('Plan TA/5000 applies')).toBe('Plan TA/5000 applies');
   });
 });
