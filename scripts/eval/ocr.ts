@@ -34,6 +34,7 @@ export function comparable(text: string): string {
   return normaliseOcrText(text)
     .replace(/[״“”„]/g, '"')
     .replace(/[׳‘’`]/g, "'")
+    .replace(/[\u05be\u2010\u2011]/g, '-')
     .replace(/\s+/g, ' ')
     .trim();
 }

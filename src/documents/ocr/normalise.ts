@@ -86,3 +86,17 @@ export function lineInReadingOrder(line: string): string {
 }
 
 const FINAL: Record<string, string> = { כ: 'ך', מ: 'ם', נ: 'ן', פ: 'ף', צ: 'ץ' };
+
+/**
+ * A paragraph's lines (each already normalised) as one text: Tesseract gives a paragraph number that starts
+ * a right-to-left paragraph («1.», «12)») at the end of its first line («… כדי לקבוע 1.»); it goes back to
+ * the front. Only one or two digits and only on a paragraph's first line: a sentence that ends in a number
+ * («בשטח 620.», «ביום 3.6.2024.») is left alone.
+ */
+export function paragraphText(lines: readonly string[]): string {
+  const [first, ...rest] = lines;
+  if (first === undefined) return '';
+  const m = /^(.*[\u05d0-\u05ea][^\s]*) (\(?\d{1,2}[.)])$/.exec(first);
+  const fixed = m !== null && count(first, HEBREW) > count(first, LATIN) ? `${m[2]} ${m[1]}` : first;
+  return [fixed, ...rest].join('\n');
+}
