@@ -39,8 +39,8 @@ const count = (s: string, re: RegExp) => s.match(re)?.length ?? 0;
  * A line as read, when Tesseract took a Hebrew line for a left-to-right one (it does with the English model
  * beside the Hebrew, when the line's leftmost word is a number or Latin): it then gives the line's runs in
  * visual order, left to right — «.3.6.2024 המגרש בשטח 620 מ"ר», «₪ 6,100,000 שווי במצב קודם:» — each Hebrew
- * run (with the numbers inside it) already in reading order. A mostly-Hebrew line that starts with a
- * non-Hebrew word has its runs put back in right-to-left order: a run of numbers and signs reversed word by
+ * run (with the numbers inside it) already in reading order. A mostly-Hebrew line that starts with
+ * punctuation or a currency sign has its runs put back in right-to-left order: a run of numbers and signs reversed word by
  * word («6,100,000 ₪»), a Latin run kept, and punctuation that led the line moved to its end. A mostly-Latin
  * line that starts with a full stop or comma (the same confusion the other way) has it moved to its end.
  */
@@ -54,7 +54,10 @@ export function lineInReadingOrder(line: string): string {
     const lead = /^[.,:;!?]+(?=\p{L})/u.exec(first)?.[0];
     return lead === undefined ? line : `${first.slice(lead.length)} ${words.slice(1).join(' ')}${lead}`;
   }
-  if (count(first, HEBREW) > 0) return line;
+  // Only a line whose first word shows it is in visual order: one that starts with what ends a sentence or
+  // follows an amount (a full stop, a comma, a colon, ₪) — a line may well begin with a number or a Latin
+  // word in reading order («620 מ"ר…», «1. מיניתי…»).
+  if (!/^[.,:;!?₪$%]/.test(first)) return line;
   const kind = (w: string): 'R' | 'L' | 'N' => (count(w, HEBREW) > 0 ? 'R' : count(w, LATIN) > 0 ? 'L' : 'N');
   // Runs: a Hebrew run takes the numbers and signs between its Hebrew words; a Latin word breaks it.
   const runs: { kind: 'R' | 'L' | 'N'; words: string[] }[] = [];
@@ -86,17 +89,3 @@ export function lineInReadingOrder(line: string): string {
 }
 
 const FINAL: Record<string, string> = { כ: 'ך', מ: 'ם', נ: 'ן', פ: 'ף', צ: 'ץ' };
-
-/**
- * A paragraph's lines (each already normalised) as one text: Tesseract gives a paragraph number that starts
- * a right-to-left paragraph («1.», «12)») at the end of its first line («… כדי לקבוע 1.»); it goes back to
- * the front. Only one or two digits and only on a paragraph's first line: a sentence that ends in a number
- * («בשטח 620.», «ביום 3.6.2024.») is left alone.
- */
-export function paragraphText(lines: readonly string[]): string {
-  const [first, ...rest] = lines;
-  if (first === undefined) return '';
-  const m = /^(.*[\u05d0-\u05ea][^\s]*) (\(?\d{1,2}[.)])$/.exec(first);
-  const fixed = m !== null && count(first, HEBREW) > count(first, LATIN) ? `${m[2]} ${m[1]}` : first;
-  return [fixed, ...rest].join('\n');
-}

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { OcrEngine, OcrResult } from './engine.ts';
-import { normaliseOcrText, paragraphText } from './normalise.ts';
+import { normaliseOcrText } from './normalise.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -59,13 +59,10 @@ export class TesseractEngine implements OcrEngine {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       // A Buffer: what tesseract.js's image loader reads as bytes on Node.
-      const result = await Promise.race([
-        worker.recognize(Buffer.from(image), {}, { text: true, blocks: true }),
-        aborted,
-      ]);
+      const result = await Promise.race([worker.recognize(Buffer.from(image)), aborted]);
       const confidence = Number(result.data.confidence);
       return {
-        text: textOf(result.data),
+        text: normaliseOcrText(result.data.text ?? ''),
         confidence: Number.isFinite(confidence) ? Math.max(0, Math.min(1, confidence / 100)) : 0,
       };
     } finally {
@@ -94,25 +91,6 @@ export class TesseractEngine implements OcrEngine {
     await Promise.all([...this.#workers.keys()].map((langs) => this.#drop(langs)));
   }
 }
-
-/**
- * The page's text, paragraph by paragraph from Tesseract's layout (blocks → paragraphs → lines), each line
- * normalised as typed (normalise.ts); its plain text when it gives no layout.
- */
-function textOf(data: { text?: string | null; blocks?: Block[] | null }): string {
-  if (data.blocks == null) return normaliseOcrText(data.text ?? '');
-  return data.blocks
-    .map((block) =>
-      block.paragraphs
-        .map((p) => paragraphText(p.lines.map((l) => normaliseOcrText(l.text)).filter((l) => l !== '')))
-        .filter((p) => p !== '')
-        .join('\n'),
-    )
-    .filter((b) => b !== '')
-    .join('\n\n');
-}
-
-type Block = import('tesseract.js').Block;
 
 /** The languages asked for, as Tesseract names them ("heb+eng"); unknown ones are refused. */
 function languagesOf(languages: readonly string[]): string {

@@ -52,9 +52,9 @@ describe('scans read by OCR [pglite]', () => {
       (d) => d.id === ids[name],
     );
   const pages = async (name: string) =>
-    expectOk<{ pages: { page: number; text: string }[] }>(
-      await s.call('analyst', 'document_text_get', { document_id: ids[name] }),
-    ).pages;
+    expectOk<{
+      pages: { page: number; text: string; ocr_confidence?: number | null; unreadable?: boolean }[];
+    }>(await s.call('analyst', 'document_text_get', { document_id: ids[name] })).pages;
 
   beforeAll(async () => {
     s = await startTestServer();
@@ -117,7 +117,9 @@ describe('scans read by OCR [pglite]', () => {
     expect(p[1]?.text).toContain('הדיון התקיים ביום 18.2.2026 במשרדי הוועדה.');
     expect(p[2]?.text).toContain('גוש 6638 חלקה 12');
     expect(p[2]?.text).not.toContain('ä');
-    expect(p[3]?.text).toBe('');
+    expect(p[3]).toMatchObject({ text: '', unreadable: true });
+    expect(p[0]?.ocr_confidence).toBeUndefined();
+    expect(p[1]?.ocr_confidence).toBeGreaterThan(0.8);
     const status = expectOk<{ document: { ocr?: unknown } }>(
       await s.call('ceo', 'extraction_status', { document_id: ids.mixed }),
     );
