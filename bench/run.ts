@@ -18,6 +18,8 @@
  *   local PostgreSQL when reachable and on PGlite, counting jobs that ran twice or never.
  * - Then the search benchmark (bench/search.ts): ranked search vs a sequential ILIKE scan at 10,000 and
  *   100,000 chunks, on PGlite and on the local PostgreSQL.
+ * - OCR (bench/ocr.ts): pages per second of the fixture scans through the Tesseract worker, and the peak
+ *   RSS growth per page.
  * - Then the analysis benchmark (bench/analysis.ts): pages per second of the three analysis extractors on
  *   the case file fixture scaled to 500 pages.
  * - Then the citation benchmark (bench/citations.ts): citations resolved per second over 2,000 generated
@@ -41,6 +43,7 @@ import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
 import { runFloorBench } from './floor.ts';
 import { eraForms, verify } from './forms.ts';
+import { runOcrBench } from './ocr.ts';
 import { measurePhases } from './phases.ts';
 import { profileWhile } from './profile.ts';
 import { benchQueue, printQueueBench } from './queue.ts';
@@ -90,6 +93,7 @@ const floor = await runFloorBench();
 const queueKeys = printQueueBench(await benchQueue());
 const search = await runSearchBench();
 const analysis = await runAnalysisBench();
+const ocr = await runOcrBench();
 const citations = await runCitationBench();
 const drafting = await runDraftingBench();
 const reading = await runReadingBench();
@@ -103,6 +107,7 @@ printLastLine(benchStarted, ratioOf, {
   ...queueKeys,
   ...search,
   ...analysis,
+  ...ocr,
   ...citations,
   ...drafting,
   ...reading,

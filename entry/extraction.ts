@@ -3,17 +3,19 @@
 // the MCP Worker reaches it, through its EXTRACTION service binding, with one request per drain that names the
 // database to drain (src/jobs/remote.ts). It keeps no secrets.
 import type { ExecutionContext } from '@cloudflare/workers-types';
+import type { Env } from '../src/config.ts';
 import { openNeon } from '../src/db/neon.ts';
+import { configuredOcrEngine } from '../src/documents/ocr/configured.ts';
 import { drainJobs } from '../src/jobs/drain.ts';
 import type { JobHandler } from '../src/jobs/queue.ts';
 import { DRAIN_PATH, drainRequestSchema, EXTRACTION_ORIGIN } from '../src/jobs/remote.ts';
 import { createLogger } from '../src/log.ts';
-import { jobHandlers } from './registries.ts';
+import { makeJobHandlers } from './registries.ts';
 
 const notFound = () => new Response('Not found', { status: 404 });
 
 export default {
-  async fetch(request: Request, _env: unknown, _ctx: ExecutionContext): Promise<Response> {
+  async fetch(request: Request, env: Env, _ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     // Only the binding's internal address is served: a public route, if one were ever added, reaches nothing.
     if (url.origin !== EXTRACTION_ORIGIN || url.pathname !== DRAIN_PATH || request.method !== 'POST')
@@ -22,6 +24,9 @@ export default {
     if (!parsed.success) return Response.json({ error: 'bad drain request' }, { status: 400 });
     const body = parsed.data;
     const log = createLogger(body.log_level ?? 'info', { worker: body.worker_id });
+    // Scanned pages go to the engine the Worker's settings name (OCR_ENGINE: the managed service here, since
+    // Tesseract cannot start in workerd — docs/operations.md); made per request from env, as every client is.
+    const jobHandlers = makeJobHandlers({ ocr: () => configuredOcrEngine(env) });
     const handlers =
       body.kinds === undefined
         ? jobHandlers

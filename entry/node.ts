@@ -10,6 +10,7 @@ import { pgliteOf } from '../src/db/backup.ts';
 import { acquireDataDirLock } from '../src/db/data_dir_lock.ts';
 import { DatabaseSetupError } from '../src/db/ensure.ts';
 import { openNodeStores } from '../src/db/node_stores.ts';
+import { configuredOcrEngine } from '../src/documents/ocr/configured.ts';
 import { createReaderPool } from '../src/documents/reader_pool.ts';
 import { mountBackupAdmin } from '../src/http/routes/admin_backup.ts';
 import { mountOwnerAdmin } from '../src/http/routes/admin_owners.ts';
@@ -18,7 +19,7 @@ import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
-import { makeJobHandlers, tools } from './registries.ts';
+import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
 
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
@@ -32,6 +33,16 @@ const settings = (() => {
   }
 })();
 const { HOST: host, PORT: port } = settings;
+// Scanned pages: Tesseract in this process unless OCR_ENGINE names the managed service (docs/operations.md).
+const ocr = (() => {
+  try {
+    return configuredOcrEngine(env, { tesseract: () => ocrEngine });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
+})();
 
 // An embedded PGlite directory must have one process at a time: `npm run token` asks this server to mint
 // instead of opening the directory itself, through a loopback route guarded by a secret in DATA_DIR.
@@ -62,7 +73,7 @@ const stores = await openNodeStores(
 const agents = await loadAgentsFromDir('agents');
 // Documents are parsed in worker threads, off the thread that answers the agents (src/documents/reader_pool.ts).
 const reader = createReaderPool();
-const jobHandlers = makeJobHandlers({ reader });
+const jobHandlers = makeJobHandlers({ reader, ocr: () => ocr });
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
@@ -167,6 +178,7 @@ const stop = async (signal: string) => {
   await Promise.allSettled([...pending, loop?.stop()]);
   // The loop's stop aborted the reads in hand (they run again at the next start); no reader thread outlives it.
   await reader.close();
+  await ocr.close();
   await lock?.release();
   await stores.handle.close();
   process.exit(0);

@@ -3,6 +3,8 @@
 import { toolList } from '../functions/index.ts';
 import { analysisExtractors, analysisFollowUp } from '../src/analysis/extractors.ts';
 import { DOCUMENT_EXTRACT, documentExtractJob, type FollowUp } from '../src/documents/extract_job.ts';
+import { lazyOcrEngine, type OcrEngine } from '../src/documents/ocr/engine.ts';
+import { DOCUMENT_OCR_PAGE, documentOcrPageJob } from '../src/documents/ocr_job.ts';
 import type { PageReader } from '../src/documents/reader.ts';
 import { DRAFT_EXPORT, draftExportJob } from '../src/drafting/export_job.ts';
 import { type Extractor, extractorFollowUp, extractorJob } from '../src/extractors/framework.ts';
@@ -27,15 +29,30 @@ const followUps: readonly FollowUp[] = [
   ...documentExtractors.map(extractorFollowUp),
 ];
 
+/** The process's OCR engine (entry/node.ts closes it at shutdown). */
+export const ocrEngine = lazyOcrEngine('tesseract', async () =>
+  (await import('../src/documents/ocr/tesseract.ts')).processOcrEngine(),
+);
+
 /**
  * The production job handlers, by kind: listed explicitly (no discovery). A kind without a handler here is
  * never claimed, so its jobs wait (visible in extraction_status) until a release that handles it. `reader`
  * is where documents are parsed: the Node entry passes its pool of reader threads; by default in-line (the
- * extraction Worker, which serves no agent, and the test harness).
+ * extraction Worker, which serves no agent, and the test harness). `ocr` gives the engine that reads scanned
+ * pages (Tesseract in this process by default).
  */
-export function makeJobHandlers(options: { reader?: PageReader } = {}): Readonly<Record<string, JobHandler>> {
+export function makeJobHandlers(
+  options: { reader?: PageReader; ocr?: () => OcrEngine } = {},
+): Readonly<Record<string, JobHandler>> {
+  const ocr = options.ocr ?? (() => ocrEngine);
   return {
-    [DOCUMENT_EXTRACT]: documentExtractJob(followUps, options),
+    [DOCUMENT_EXTRACT]: documentExtractJob(
+      followUps,
+      options.reader === undefined ? {} : { reader: options.reader },
+    ),
+    // Scanned pages: Tesseract in this process by default (one worker thread for every page), loaded on the
+    // first scan; the entry may name another engine (OCR_ENGINE, src/documents/ocr/configured.ts).
+    [DOCUMENT_OCR_PAGE]: documentOcrPageJob(ocr, followUps),
     ...Object.fromEntries(
       [...analysisExtractors, ...precedentExtractors, ...documentExtractors].map((e) => [
         e.kind,

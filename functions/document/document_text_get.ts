@@ -32,7 +32,25 @@ export const document_text_get = defineTool({
     title: z.string(),
     page_count: z.int(),
     pages: z
-      .array(z.object({ page: z.int().describe('1-based page number'), text: z.string() }))
+      .array(
+        z.object({
+          page: z.int().describe('1-based page number'),
+          text: z.string(),
+          ocr_confidence: z
+            .number()
+            .min(0)
+            .max(1)
+            .nullable()
+            .optional()
+            .describe('A page read by OCR (a scan): the engine’s mean word confidence, 0..1'),
+          unreadable: z
+            .boolean()
+            .optional()
+            .describe(
+              'A page OCR could not read (blank, noise, too faint): its text is empty; ask for a better scan',
+            ),
+        }),
+      )
       .max(MAX_PAGES_PER_CALL),
     next_page: z.int().nullable().describe('The page to continue from; null at the end'),
   }),
@@ -49,7 +67,7 @@ export const document_text_get = defineTool({
           details: { document_id: doc.id, status: doc.status, ...(doc.error ? { error: doc.error } : {}) },
           hint:
             doc.status === 'failed'
-              ? 'Read it again with document_extract (after a transient fault or a reader update), or remove it with document_delete and upload a readable copy (unencrypted PDF with a text layer, DOCX or text).'
+              ? 'Read it again with document_extract (after a transient fault or a reader update), or remove it with document_delete and upload a readable copy (an unencrypted PDF, DOCX or text, or a scan at 300 dpi: scans are read by OCR).'
               : 'Extraction runs in the background; check extraction_status and try again shortly.',
         },
       );
@@ -68,17 +86,32 @@ export const document_text_get = defineTool({
       throw invalidArg('from_page', `the document has ${pageCount} page(s); must be ≤ ${pageCount}`);
     }
     const rows = await ctx.db
-      .select({ page: documentPages.page, text: documentPages.text })
+      .select({
+        page: documentPages.page,
+        text: documentPages.text,
+        ocrState: documentPages.ocrState,
+        ocrConfidence: documentPages.ocrConfidence,
+      })
       .from(documentPages)
       .where(
         and(eq(documentPages.documentId, doc.id), gte(documentPages.page, from), lte(documentPages.page, to)),
       )
       .orderBy(asc(documentPages.page));
-    const pages: { page: number; text: string }[] = [];
+    const pages: { page: number; text: string; ocr_confidence?: number | null; unreadable?: boolean }[] = [];
     let chars = 0;
     for (const row of rows) {
       if (pages.length > 0 && chars + row.text.length > MAX_CHARS_PER_CALL) break;
-      pages.push(row);
+      // Text-layer pages are as they were; a scanned page says how sure OCR was, and whether it read it at all.
+      pages.push(
+        row.ocrState === null
+          ? { page: row.page, text: row.text }
+          : {
+              page: row.page,
+              text: row.text,
+              ocr_confidence: row.ocrConfidence === null ? null : Math.round(row.ocrConfidence * 100) / 100,
+              ...(row.ocrState === 'unreadable' ? { unreadable: true } : {}),
+            },
+      );
       chars += row.text.length;
     }
     const last = pages.at(-1)?.page ?? from - 1;

@@ -2,10 +2,11 @@ import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { empty, ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
-import { and, desc, eq, type SQL, sql } from '../../src/db/orm.ts';
-import { documentStatuses } from '../../src/db/schema/documents.ts';
+import { and, desc, eq, isNotNull, type SQL, sql } from '../../src/db/orm.ts';
+import { documentPages, documentStatuses } from '../../src/db/schema/documents.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { documentSubject } from '../../src/documents/extract_job.ts';
+import { MAX_PAGES } from '../../src/documents/media.ts';
 import { loadDocument, shownStatus } from '../../src/documents/views.ts';
 import { jobKindInput, MAX_KINDS } from '../../src/jobs/views.ts';
 
@@ -35,6 +36,15 @@ const statusOutput = z.object({
       status: z.enum(documentStatuses),
       error: z.string().nullable(),
       page_count: z.int().nullable(),
+      ocr: z
+        .object({
+          pages: z.int().describe('Pages read by OCR (a scan, or a garbage text layer)'),
+          read: z.int(),
+          unreadable: z.array(z.int()).max(MAX_PAGES).describe('Pages OCR could not read, 1-based'),
+          pending: z.int().describe('Pages still waiting for OCR: one document_ocr_page job each'),
+        })
+        .optional()
+        .describe('When some pages are read by OCR: the progress, page by page'),
     })
     .optional()
     .describe('With document_id: the document’s own state'),
@@ -123,6 +133,25 @@ export const extraction_status = defineTool({
         error: document.error,
         page_count: document.pageCount,
       };
+      const [ocr] = await ctx.db
+        .select({
+          pages: sql<number>`count(*)::int`,
+          read: count(sql`${documentPages.ocrState} = 'read'`),
+          pending: count(sql`${documentPages.ocrState} = 'pending'`),
+          unreadable: sql<
+            number[] | null
+          >`array_agg(${documentPages.page} order by ${documentPages.page}) filter (where ${documentPages.ocrState} = 'unreadable')`,
+        })
+        .from(documentPages)
+        .where(and(eq(documentPages.documentId, document.id), isNotNull(documentPages.ocrState)));
+      if (ocr !== undefined && ocr.pages > 0) {
+        data.document.ocr = {
+          pages: ocr.pages,
+          read: ocr.read,
+          pending: ocr.pending,
+          unreadable: (ocr.unreadable ?? []).map(Number),
+        };
+      }
     }
     if (subject !== undefined) {
       const list = await ctx.db

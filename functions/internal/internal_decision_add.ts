@@ -15,7 +15,7 @@ export const internal_decision_add = defineTool({
   title: 'Add one of the committee’s own decisions',
   description:
     'Adds one of the committee’s own decisions to the corpus search_internal searches, as text or a ' +
-    'file in content_base64 (PDF, DOCX, TXT, Markdown), with its number, date, committee and parties ' +
+    'file in content_base64 (PDF, DOCX, TXT, Markdown, or a scan as PNG, JPEG or TIFF: read by OCR), with its number, date, committee and parties ' +
     'as cited. Court rulings go to library_add.',
   input: {
     ...contentFields,

@@ -15,7 +15,7 @@ export const library_add = defineTool({
   title: 'Add an external ruling to the library',
   description:
     'Adds a court ruling (or another committee’s decision) to the library that search_library ' +
-    'searches, as text or a file in content_base64 (PDF, DOCX, TXT, Markdown), with its number, date, ' +
+    'searches, as text or a file in content_base64 (PDF, DOCX, TXT, Markdown, or a scan as PNG, JPEG or TIFF: read by OCR), with its number, date, ' +
     'court and parties as cited. The committee’s own decisions go to internal_decision_add.',
   input: {
     ...contentFields,

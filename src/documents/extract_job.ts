@@ -3,6 +3,7 @@ import { documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { isPermanentExtractionFailure } from './errors.ts';
+import { enqueueOcrPages } from './ocr_job.ts';
 import { extractAndIndexDocument, type ReadyDocument } from './pipeline.ts';
 import type { PageReader } from './reader.ts';
 
@@ -71,8 +72,9 @@ export type FollowUp = (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
  * no text) is permanent: the document is already `failed` with the error, and the job goes dead at once.
  * Anything else (a database fault) is retried with backoff; when the attempts run out, onDead marks the
  * document failed, so no document waits in `pending`/`extracting` for ever. `followUps` queue the work that
- * reads the text (the entries list them: entry/registries.ts). `reader` parses the bytes: in-line by default,
- * the Node entry's pool of threads there (the runtime chooses).
+ * reads the text (the entries list them: entry/registries.ts); when pages need OCR they run when the last
+ * page is read (ocr_job.ts), and the document stays `extracting` meanwhile. `reader` parses the bytes:
+ * in-line by default, the Node entry's pool of threads there (the runtime chooses).
  */
 export const documentExtractJob = (
   followUps: readonly FollowUp[] = [],
@@ -87,11 +89,13 @@ export const documentExtractJob = (
         await extractAndIndexDocument(jctx.db, documentId, {
           now: jctx.now,
           log: jctx.log,
-          signal: jctx.signal,
-          ...(options.reader === undefined ? {} : { reader: options.reader }),
           onReady: async (tx, doc) => {
             for (const followUp of followUps) await followUp(tx, doc);
           },
+          // Pages without a text layer: one OCR job each; the last of them makes the document ready.
+          onOcrPages: (tx, id, pages) => enqueueOcrPages(tx, id, pages, documentSubject(id)),
+          signal: jctx.signal,
+          ...(options.reader === undefined ? {} : { reader: options.reader }),
         });
       } catch (e) {
         if (isPermanentExtractionFailure(e)) {

@@ -1,12 +1,14 @@
 import { ToolError } from '../contract/errors.ts';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
+import { imageSize } from './ocr/image_size.ts';
 
 export const PDF = 'application/pdf';
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
  * Size caps, checked before anything is decoded or parsed (payload_too_large):
- * - bytes of a PDF: 20 MiB; of a DOCX: 10 MiB; of plain text or Markdown: 2 MiB;
+ * - bytes of a PDF: 20 MiB; of a DOCX: 10 MiB; of plain text or Markdown: 2 MiB; of a PNG, JPEG or TIFF
+ *   image: 20 MiB, and no image (or TIFF page) over 100 megapixels, judged from its header;
  * - base64 text is refused by its length before decoding (4 characters per 3 bytes);
  * - after upload, while reading (the document fails permanently, with the reason): a DOCX's parts inflate
  *   to at most 50 MiB, counted as they inflate (zip bombs; the sizes in the ZIP headers are not trusted);
@@ -18,6 +20,9 @@ export const MAX_BYTES: Record<DocumentMediaType, number> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 10 * 1024 * 1024,
   'text/plain': 2 * 1024 * 1024,
   'text/markdown': 2 * 1024 * 1024,
+  'image/png': 20 * 1024 * 1024,
+  'image/jpeg': 20 * 1024 * 1024,
+  'image/tiff': 20 * 1024 * 1024,
 };
 export const MAX_ANY_BYTES = Math.max(...Object.values(MAX_BYTES));
 export const MAX_DOCX_INFLATED_BYTES = 50 * 1024 * 1024;
@@ -35,8 +40,8 @@ const tooLarge = (size: number, max: number, what: string) =>
 
 const unsupported = (message: string, details: Record<string, unknown> = {}) =>
   new ToolError('unsupported_media_type', message, {
-    details: { supported: [PDF, DOCX, 'text/plain', 'text/markdown'], ...details },
-    hint: 'Send a PDF, a DOCX (not the old .doc), UTF-8 plain text or Markdown, with a content type that matches the bytes (or none).',
+    details: { supported: [PDF, DOCX, 'text/plain', 'text/markdown', ...IMAGES], ...details },
+    hint: 'Send a PDF, a DOCX (not the old .doc), UTF-8 plain text or Markdown, or a scan as PNG, JPEG or TIFF, with a content type that matches the bytes (or none).',
   });
 
 /** The bytes base64 text decodes to, from its length alone (whitespace not counted). */
@@ -97,11 +102,21 @@ function containsAscii(bytes: Uint8Array, needle: string, from = 0): boolean {
   return false;
 }
 
+const IMAGES = ['image/png', 'image/jpeg', 'image/tiff'] as const;
+type ImageType = (typeof IMAGES)[number];
+
 /** What the bytes are, from their magic numbers; null when none of ours. */
-export function sniffMediaType(bytes: Uint8Array): 'application/pdf' | typeof DOCX | 'text' | 'ole' | null {
+export function sniffMediaType(
+  bytes: Uint8Array,
+): 'application/pdf' | typeof DOCX | ImageType | 'text' | 'ole' | null {
   // PDF readers accept the header anywhere in the first 1024 bytes.
   const head = bytes.subarray(0, 1024);
   if (containsAscii(head, '%PDF-')) return PDF;
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) {
+    return 'image/tiff';
+  }
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
     return containsAscii(bytes, 'word/document.xml') ? DOCX : null;
   }
@@ -123,6 +138,12 @@ const ALIASES: Record<string, DocumentMediaType | 'sniff'> = {
   'text/markdown': 'text/markdown',
   'text/x-markdown': 'text/markdown',
   'application/octet-stream': 'sniff',
+  'image/png': 'image/png',
+  'image/jpeg': 'image/jpeg',
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'image/tiff': 'image/tiff',
+  'image/tif': 'image/tiff',
 };
 
 /**
@@ -155,13 +176,13 @@ export function resolveMediaType(bytes: Uint8Array, declared?: string | null): D
     );
   }
   if (sniffed === null) {
-    throw unsupported('The bytes are not a PDF, a DOCX or UTF-8 text', {
+    throw unsupported('The bytes are not a PDF, a DOCX, UTF-8 text or a PNG, JPEG or TIFF image', {
       ...(given === undefined ? {} : { declared: given }),
     });
   }
   let type: DocumentMediaType;
   if (sniffed === 'text') {
-    if (wanted === PDF || wanted === DOCX)
+    if (wanted !== 'sniff' && wanted !== 'text/plain' && wanted !== 'text/markdown')
       throw unsupported(`Declared ${given} but the bytes are text`, {
         declared: given,
         detected: 'text/plain',
@@ -176,5 +197,30 @@ export function resolveMediaType(bytes: Uint8Array, declared?: string | null): D
     type = sniffed;
   }
   if (bytes.length > MAX_BYTES[type]) throw tooLarge(bytes.length, MAX_BYTES[type], `The ${type} file`);
+  if (type === 'image/png' || type === 'image/jpeg') checkImageHeader(bytes, type);
   return type;
+}
+
+/**
+ * A PNG or JPEG whose header gives no size is refused at upload, and one past the pixel cap is too large
+ * (judged from the header alone: the pixels are decoded only when the page is read). A TIFF's pages are
+ * checked when it is read (each page has its own header).
+ */
+function checkImageHeader(bytes: Uint8Array, type: 'image/png' | 'image/jpeg'): void {
+  const size = imageSize(bytes, type);
+  if (size === null || !(size.width > 0 && size.height > 0)) {
+    throw unsupported(`The ${type === 'image/png' ? 'PNG' : 'JPEG'} image is damaged (no image size in it)`, {
+      detected: type,
+    });
+  }
+  if (size.width * size.height > MAX_IMAGE_PIXELS) {
+    throw new ToolError(
+      'payload_too_large',
+      `The image is ${size.width} × ${size.height} pixels; the limit is ${MAX_IMAGE_PIXELS / 1_000_000} megapixels`,
+      {
+        details: { width: size.width, height: size.height, max_pixels: MAX_IMAGE_PIXELS },
+        hint: 'Scan at 300 dpi (an A4 page is about 9 megapixels), or send the pages as a PDF.',
+      },
+    );
+  }
 }

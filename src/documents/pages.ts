@@ -19,13 +19,30 @@ export function extractTextPages(bytes: Uint8Array): string[] {
     .split('\f');
 }
 
-/** The text of each page (index 0 is page 1), by media type; throws ExtractionError (permanent) on bad bytes. */
+/** A document's pages as read from its file, and the pages (1-based) that OCR must read. */
+export interface DocumentRead {
+  /** Index 0 is page 1; a page waiting for OCR is empty. */
+  pages: string[];
+  ocrPages: number[];
+}
+
+/** The text of each page (index 0 is page 1), by media type, without OCR (readPages, its pages only). */
 export async function extractPages(bytes: Uint8Array, mediaType: DocumentMediaType): Promise<string[]> {
+  return (await readPages(bytes, mediaType)).pages;
+}
+
+/**
+ * The text of each page by media type, and the pages OCR must read: every page of an image (PNG, JPEG, a
+ * TIFF's pages) and a PDF's pages without a text layer or with a garbage one. Throws ExtractionError
+ * (permanent) on bad bytes, and `no_text` when there is no text and nothing for OCR to read.
+ */
+export async function readPages(bytes: Uint8Array, mediaType: DocumentMediaType): Promise<DocumentRead> {
   let pages: string[];
+  let ocrPages: number[] = [];
   switch (mediaType) {
-    // The PDF and Word readers are loaded on first use: they are most of what `npm start` would load.
+    // The PDF, Word and image readers are loaded on first use: they are most of what `npm start` would load.
     case 'application/pdf':
-      pages = await (await import('./pdf.ts')).extractPdfPages(bytes);
+      ({ pages, ocrPages } = await (await import('./pdf.ts')).extractPdfRead(bytes));
       break;
     case 'application/vnd.openxmlformats-officedocument.wordprocessingml.document':
       pages = await (await import('./docx.ts')).extractDocxPages(bytes);
@@ -34,9 +51,20 @@ export async function extractPages(bytes: Uint8Array, mediaType: DocumentMediaTy
     case 'text/markdown':
       pages = extractTextPages(bytes);
       break;
+    case 'image/png':
+    case 'image/jpeg':
+    case 'image/tiff': {
+      const n = await (await import('./ocr/images.ts')).imagePageCount(bytes, mediaType);
+      pages = Array.from({ length: n }, () => '');
+      ocrPages = pages.map((_, i) => i + 1);
+      break;
+    }
   }
-  // Trailing blank pages (a final form feed or page break) are not pages of the document.
-  while (pages.length > 1 && (pages.at(-1) ?? '').trim() === '') pages.pop();
+  // Trailing blank pages (a final form feed or page break) are not pages of the document; a page OCR is
+  // to read is not blank.
+  while (pages.length > 1 && (pages.at(-1) ?? '').trim() === '' && !ocrPages.includes(pages.length)) {
+    pages.pop();
+  }
   pages = pages.map((p) => p.replace(/[ \t]+\n/g, '\n').trim());
   if (pages.length > MAX_PAGES) {
     throw new ExtractionError(
@@ -51,11 +79,8 @@ export async function extractPages(bytes: Uint8Array, mediaType: DocumentMediaTy
       `The document has ${chars} characters of text; the limit is ${MAX_TEXT_CHARS}`,
     );
   }
-  if (chars === 0) {
-    throw new ExtractionError(
-      'no_text',
-      'The document has no extractable text (a scanned PDF without a text layer?); OCR is not supported',
-    );
+  if (chars === 0 && ocrPages.length === 0) {
+    throw new ExtractionError('no_text', 'The document has no text: its pages are empty');
   }
-  return pages;
+  return { pages, ocrPages };
 }

@@ -1,6 +1,7 @@
 import { getDocumentProxy } from 'unpdf';
 import { ExtractionError } from './errors.ts';
 import { MAX_EXTRACT_MS, MAX_IMAGE_PIXELS, MAX_PAGES, MAX_PDF_INFLATED_BYTES } from './media.ts';
+import { isGarbageText } from './ocr/garbage.ts';
 import { checkPdfStreams } from './pdf_streams.ts';
 import { pageText, type TextItem } from './pdf_text.ts';
 import { yieldToEventLoop } from './yield.ts';
@@ -10,20 +11,80 @@ export interface PdfOptions {
   timeLimitMs?: number;
 }
 
+/** A PDF's pages: the text of each (index 0 is page 1), and the pages (1-based) that OCR must read. */
+export interface PdfRead {
+  pages: string[];
+  /** Pages without a text layer (a scan) or with a garbage one (isGarbageText): their text is left empty here. */
+  ocrPages: number[];
+}
+
+/** PDF text per page (extractPdfRead), without the OCR pages' list. */
+export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {}): Promise<string[]> {
+  return (await extractPdfRead(bytes, options)).pages;
+}
+
 /**
  * PDF text per page with unpdf (pdf.js built for serverless runtimes), rebuilt from the text items'
  * positions (pdf_text.ts). Before pdf.js sees the file its streams are measured (pdf_streams.ts: no
  * decompression bombs, no giant images); the page count and the time are capped. Encrypted files (a user
  * password) and files pdf.js cannot parse fail permanently.
  */
-export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {}): Promise<string[]> {
+export async function extractPdfRead(bytes: Uint8Array, options: PdfOptions = {}): Promise<PdfRead> {
+  return withPdf(bytes, options, async (pdf, step) => {
+    const pages: string[] = [];
+    const ocrPages: number[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await step(pdf.getPage(n), n);
+      const content = await step(page.getTextContent(), n);
+      const text = pageText(content.items.flatMap((i): TextItem[] => ('str' in i ? [i] : [])));
+      if (text.trim() === '' || isGarbageText(text)) {
+        ocrPages.push(n);
+        pages.push('');
+      } else pages.push(text);
+      page.cleanup();
+      // pdf.js settles its promises without a macrotask between pages: read in-line (Workers, tests), a long
+      // PDF would otherwise hold its thread from the first page to the last.
+      await yieldToEventLoop();
+    }
+    return { pages, ocrPages };
+  });
+}
+
+/** Page `n`'s largest image as PNG bytes for OCR (ocr/pdf_images.ts), or null when it paints none. */
+export async function pdfPageImage(
+  bytes: Uint8Array,
+  n: number,
+  options: PdfOptions = {},
+): Promise<Uint8Array | null> {
+  const { largestPageImage } = await import('./ocr/pdf_images.ts');
+  return withPdf(bytes, options, async (pdf, step) => {
+    if (n < 1 || n > pdf.numPages)
+      throw new ExtractionError('broken', `The PDF has ${pdf.numPages} pages, not ${n}`);
+    const page = await step(pdf.getPage(n), n);
+    try {
+      return await step(largestPageImage(page), n);
+    } finally {
+      page.cleanup();
+    }
+  });
+}
+
+type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+type Step = <T>(work: Promise<T>, page: number) => Promise<T>;
+
+/** Opens the PDF (streams measured first, caps and deadline applied) and runs `read` on it. */
+async function withPdf<T>(
+  bytes: Uint8Array,
+  options: PdfOptions,
+  read: (pdf: PdfProxy, step: Step) => Promise<T>,
+): Promise<T> {
   const limitMs = options.timeLimitMs ?? MAX_EXTRACT_MS;
   const deadline = Date.now() + limitMs;
   await checkPdfStreams(bytes, {
     maxInflatedBytes: MAX_PDF_INFLATED_BYTES,
     maxImagePixels: MAX_IMAGE_PIXELS,
   });
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  let pdf: PdfProxy;
   try {
     // pdf.js takes ownership of (detaches) the buffer it is given and refuses a Buffer: a plain copy.
     // verbosity 0: errors only; pdf.js's warnings would otherwise go to the console, outside our log.
@@ -56,19 +117,14 @@ export async function extractPdfPages(bytes: Uint8Array, options: PdfOptions = {
     if (pdf.numPages > MAX_PAGES) {
       throw new ExtractionError('too_large', `The PDF has ${pdf.numPages} pages; the limit is ${MAX_PAGES}`);
     }
-    const pages: string[] = [];
-    for (let n = 1; n <= pdf.numPages; n++) {
-      const why = () =>
-        `reading the PDF took longer than ${limitMs / 1000} s (stopped at page ${n} of ${pdf.numPages})`;
-      const page = await beforeDeadline(pdf.getPage(n), deadline, why);
-      const content = await beforeDeadline(page.getTextContent(), deadline, why);
-      pages.push(pageText(content.items.flatMap((i): TextItem[] => ('str' in i ? [i] : []))));
-      page.cleanup();
-      // pdf.js settles its promises without a macrotask between pages: read in-line (Workers, tests), a long
-      // PDF would otherwise hold its thread from the first page to the last.
-      await yieldToEventLoop();
-    }
-    return pages;
+    const step: Step = (work, n) =>
+      beforeDeadline(
+        work,
+        deadline,
+        () =>
+          `reading the PDF took longer than ${limitMs / 1000} s (stopped at page ${n} of ${pdf.numPages})`,
+      );
+    return await read(pdf, step);
   } catch (e) {
     if (e instanceof ExtractionError) throw e;
     throw new ExtractionError(

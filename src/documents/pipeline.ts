@@ -114,6 +114,8 @@ export async function createDocument(
         status: 'pending',
         error: null,
         pageCount: null,
+        ocrPageCount: null,
+        unreadablePages: null,
         extractedAt: null,
       })
       .where(and(eq(documents.id, found.id), eq(documents.status, DELETED_DOCUMENT)))
@@ -131,6 +133,11 @@ export interface ExtractOptions {
    * (rule-based extractors), so that work is queued exactly when the text exists.
    */
   onReady?: (tx: DbOrTx, document: ReadyDocument) => Promise<void>;
+  /**
+   * Runs in the transaction that stores a document's text-layer pages when some pages need OCR: the place to
+   * queue one OCR job per page. The document stays `extracting` until the last of them finishes (finishDocument).
+   */
+  onOcrPages?: (tx: DbOrTx, documentId: string, pages: readonly number[]) => Promise<void>;
   /** Where the bytes are parsed (default in-line; `npm start` gives its pool of reader threads). */
   reader?: PageReader;
   /** Ends the read (shutdown, a lapsed lease); the document stays as it was, for the next attempt. */
@@ -149,6 +156,8 @@ export interface ExtractResult {
   documentId: string;
   pages: number;
   chunks: number;
+  /** Pages left for OCR (their jobs queued); the document is ready once they are read. */
+  ocrPages?: number;
 }
 
 const INSERT_BATCH = 200;
@@ -164,8 +173,7 @@ async function removedMeanwhile(tx: DbOrTx, documentId: string): Promise<boolean
 }
 
 /**
- * Reads the stored bytes, extracts text per page (through `reader`), chunks and normalises it, and in ONE
- * transaction replaces
+ * Reads the stored bytes, extracts text per page (through `reader`), chunks and normalises it, and in ONE transaction replaces
  * the document's pages and chunks and sets status "ready". Running it twice leaves the same pages and
  * chunks (the document row is locked first, so concurrent runs serialise). When the bytes cannot be
  * extracted (encrypted, broken, no text, too big) it sets status "failed" with the error, removes any
@@ -189,29 +197,29 @@ export async function extractAndIndexDocument(
   if (doc === undefined) throw missing();
   // A document removed by document_delete is not read again: its job ends without touching it.
   if (doc.status === DELETED_DOCUMENT) return { documentId, pages: 0, chunks: 0 };
-  const bytes = await readDocumentBlob(db, documentId);
-  if (bytes === null) throw missing();
   if (doc.status === 'pending' || doc.status === 'failed') {
     await db
       .update(documents)
       .set({ status: 'extracting', updatedAt: now() })
       .where(eq(documents.id, documentId));
   }
+  const bytes = await readDocumentBlob(db, documentId);
+  if (bytes === null) throw missing();
   let pages: string[];
+  let ocrPages: number[];
   try {
     // No transaction and no connection is held while the bytes are read: on PGlite (one connection) every
     // other call waits for whatever holds it, so only the writes below take it.
-    pages = await reader.read(bytes, doc.mediaType, options.signal ? { signal: options.signal } : {});
+    ({ pages, ocrPages } = await reader.read(
+      bytes,
+      doc.mediaType,
+      options.signal ? { signal: options.signal } : {},
+    ));
   } catch (e) {
     if (!(e instanceof ExtractionError) || !e.permanent) throw e;
     const removed = await db.transaction(async (tx) => {
       if (await removedMeanwhile(tx, documentId)) return true;
-      await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
-      await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
-      await tx
-        .update(documents)
-        .set({ status: 'failed', error: e.message, pageCount: null, updatedAt: now(), extractedAt: now() })
-        .where(eq(documents.id, documentId));
+      await failDocument(tx, documentId, e.message, now());
       return false;
     });
     if (removed) return { documentId, pages: 0, chunks: 0 };
@@ -222,46 +230,174 @@ export async function extractAndIndexDocument(
     });
     throw e;
   }
-  const chunks = chunkPages(pages);
-  // The vocabulary for the fuzzy fallback; sorted, so concurrent extractions take row locks in one order.
-  // Computed before the transaction: the connection is held for the writes only.
-  const terms = [
-    ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
-  ].sort();
+  const ocr = new Set(ocrPages);
+  // Chunks and vocabulary computed before the transaction: the connection is held for the writes only.
+  const index = ocr.size > 0 ? null : indexOf(pages);
+  let chunks = 0;
   const removed = await db.transaction(async (tx) => {
     // The row lock serialises concurrent runs: the second deletes what the first wrote, never duplicates it.
     if (await removedMeanwhile(tx, documentId)) return true;
     await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
     await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
     for (let i = 0; i < pages.length; i += INSERT_BATCH) {
-      await tx
-        .insert(documentPages)
-        .values(pages.slice(i, i + INSERT_BATCH).map((text, j) => ({ documentId, page: i + j + 1, text })));
+      await tx.insert(documentPages).values(
+        pages.slice(i, i + INSERT_BATCH).map((text, j) => ({
+          documentId,
+          page: i + j + 1,
+          text,
+          ocrState: ocr.has(i + j + 1) ? ('pending' as const) : null,
+        })),
+      );
     }
-    for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    if (ocr.size > 0) {
       await tx
-        .insert(documentChunks)
-        .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
+        .update(documents)
+        .set({ status: 'extracting', error: null, pageCount: pages.length, updatedAt: now() })
+        .where(eq(documents.id, documentId));
+      if (options.onOcrPages === undefined) throw new Error('pages need OCR but no OCR jobs are queued');
+      await options.onOcrPages(tx, documentId, ocrPages);
+      return false;
     }
-    for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
-      await tx
-        .insert(searchTerms)
-        .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
-        .onConflictDoNothing();
-    }
-    const [ready] = await tx
-      .update(documents)
-      .set({ status: 'ready', error: null, pageCount: pages.length, updatedAt: now(), extractedAt: now() })
-      .where(eq(documents.id, documentId))
-      .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
-    if (ready !== undefined) await options.onReady?.(tx, { ...ready, pageCount: pages.length });
+    chunks = await indexDocument(tx, documentId, pages, now, options.onReady, null, index ?? undefined);
     return false;
   });
   if (removed) return { documentId, pages: 0, chunks: 0 };
+  if (ocr.size > 0) {
+    options.log?.info('document text layer read; pages queued for OCR', {
+      document_id: documentId,
+      pages: pages.length,
+      ocr_pages: ocr.size,
+    });
+    return { documentId, pages: pages.length, chunks: 0, ocrPages: ocr.size };
+  }
   options.log?.info('document extracted', {
     document_id: documentId,
     pages: pages.length,
-    chunks: chunks.length,
+    chunks,
   });
-  return { documentId, pages: pages.length, chunks: chunks.length };
+  return { documentId, pages: pages.length, chunks };
+}
+
+/** A document that cannot be read: `failed` with the reason, its pages and chunks removed. */
+async function failDocument(tx: DbOrTx, documentId: string, error: string, now: Date): Promise<void> {
+  await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
+  await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
+  await tx
+    .update(documents)
+    .set({ status: 'failed', error, pageCount: null, updatedAt: now, extractedAt: now })
+    .where(eq(documents.id, documentId));
+}
+
+interface DocumentIndex {
+  chunks: ReturnType<typeof chunkPages>;
+  terms: string[];
+}
+
+/** A document's chunks and its vocabulary for the fuzzy fallback (pure: no database). */
+function indexOf(pages: readonly string[]): DocumentIndex {
+  const chunks = chunkPages([...pages]);
+  // Sorted, so concurrent extractions take row locks in one order.
+  const terms = [
+    ...new Set(chunks.flatMap((c) => tokens(c.normText)).filter((t) => t.length >= 3 && !/^\d/.test(t))),
+  ].sort();
+  return { chunks, terms };
+}
+
+/**
+ * Chunks and indexes the document's pages (already stored) and makes it `ready`, running `onReady` in the
+ * same transaction. Returns the number of chunks.
+ */
+async function indexDocument(
+  tx: DbOrTx,
+  documentId: string,
+  pages: readonly string[],
+  now: () => Date,
+  onReady: ExtractOptions['onReady'],
+  ocr: { pages: number; unreadable: number[] } | null = null,
+  index: DocumentIndex = indexOf(pages),
+): Promise<number> {
+  const { chunks, terms } = index;
+  await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
+  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
+    await tx
+      .insert(documentChunks)
+      .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
+  }
+  for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
+    await tx
+      .insert(searchTerms)
+      .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
+      .onConflictDoNothing();
+  }
+  const [ready] = await tx
+    .update(documents)
+    .set({
+      status: 'ready',
+      error: null,
+      pageCount: pages.length,
+      ocrPageCount: ocr?.pages ?? null,
+      unreadablePages: ocr === null || ocr.unreadable.length === 0 ? null : ocr.unreadable,
+      updatedAt: now(),
+      extractedAt: now(),
+    })
+    .where(eq(documents.id, documentId))
+    .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
+  if (ready !== undefined) await onReady?.(tx, { ...ready, pageCount: pages.length });
+  return chunks.length;
+}
+
+/**
+ * Called by each OCR page job after it stored its page, in the same transaction, with the document row
+ * locked (`lockDocument`): when no page is left `pending` and the document is still `extracting`, the last
+ * page's job makes it ready (chunks, index, follow-ups) — exactly once, since the lock serialises the page
+ * jobs and the status moves on. A document whose pages all came out empty fails (`no_text`), naming the
+ * unreadable pages. Returns what happened.
+ */
+export async function finishDocumentIfRead(
+  tx: DbOrTx,
+  documentId: string,
+  options: { now: () => Date; onReady?: ExtractOptions['onReady'] },
+): Promise<'waiting' | 'ready' | 'failed' | 'not_extracting'> {
+  const [doc] = await tx
+    .select({ status: documents.status })
+    .from(documents)
+    .where(eq(documents.id, documentId));
+  if (doc?.status !== 'extracting') return 'not_extracting';
+  const rows = await tx
+    .select({ page: documentPages.page, text: documentPages.text, state: documentPages.ocrState })
+    .from(documentPages)
+    .where(eq(documentPages.documentId, documentId))
+    .orderBy(documentPages.page);
+  if (rows.some((r) => r.state === 'pending')) return 'waiting';
+  const unreadable = rows.filter((r) => r.state === 'unreadable').map((r) => r.page);
+  const ocrPages = rows.filter((r) => r.state !== null).length;
+  if (rows.every((r) => r.text.trim() === '')) {
+    const which = unreadable.length === 0 ? '' : ` (unreadable: page ${unreadable.join(', ')})`;
+    await failDocument(
+      tx,
+      documentId,
+      `The document has no text: its pages have no text layer and OCR found none on them${which}; scan again at 300 dpi, or upload a copy with text`,
+      options.now(),
+    );
+    return 'failed';
+  }
+  await indexDocument(
+    tx,
+    documentId,
+    rows.map((r) => r.text),
+    options.now,
+    options.onReady,
+    { pages: ocrPages, unreadable },
+  );
+  return 'ready';
+}
+
+/** Locks the document row for the rest of the transaction; its stored status, or undefined when gone. */
+export async function lockDocument(tx: DbOrTx, documentId: string) {
+  const [row] = await tx
+    .select({ status: documents.status, mediaType: documents.mediaType })
+    .from(documents)
+    .where(eq(documents.id, documentId))
+    .for('update');
+  return row;
 }

@@ -2,18 +2,18 @@
 // entry gives a pool of worker threads (reader_pool.ts), so parsing never holds the thread that answers the
 // agents; on Workers there are no threads, and the extraction Worker reads in-line (it serves no agent).
 import type { DocumentMediaType } from '../db/schema/documents.ts';
-import { extractPages } from './pages.ts';
+import { type DocumentRead, readPages } from './pages.ts';
 
 export interface PageReader {
   /**
-   * The text of each page (index 0 is page 1), as extractPages gives it; ExtractionError (permanent) on bad
-   * bytes. An aborted signal (shutdown, a lapsed lease) ends the read with the signal's reason.
+   * The text of each page and the pages OCR must read, as readPages gives them; ExtractionError (permanent) on
+   * bad bytes. An aborted signal (shutdown, a lapsed lease) ends the read with the signal's reason.
    */
   read(
     bytes: Uint8Array,
     mediaType: DocumentMediaType,
     options?: { signal?: AbortSignal },
-  ): Promise<string[]>;
+  ): Promise<DocumentRead>;
   /** Ends any threads; reads still running or waiting fail with a transient error. */
   close(): Promise<void>;
 }
@@ -22,7 +22,7 @@ export interface PageReader {
 export const inlineReader: PageReader = {
   async read(bytes, mediaType, options) {
     options?.signal?.throwIfAborted();
-    return extractPages(bytes, mediaType);
+    return readPages(bytes, mediaType);
   },
   async close() {},
 };

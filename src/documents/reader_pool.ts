@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
 import { ExtractionError } from './errors.ts';
 import { MAX_EXTRACT_MS } from './media.ts';
+import type { DocumentRead } from './pages.ts';
 import type { PageReader } from './reader.ts';
 import { READER_READY, READER_THREAD, type ReadReply } from './reader_thread.ts';
 
@@ -33,7 +34,7 @@ interface Task {
   bytes: Uint8Array;
   mediaType: DocumentMediaType;
   signal: AbortSignal | undefined;
-  resolve(pages: string[]): void;
+  resolve(read: DocumentRead): void;
   reject(error: unknown): void;
   onAbort?: () => void;
 }
@@ -65,13 +66,13 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
   /** Every thread not yet exited, retired ones included (close waits for them all). */
   const alive = new Set<Promise<void>>();
 
-  const settle = (slot: Slot, outcome: { pages: string[] } | { error: unknown }) => {
+  const settle = (slot: Slot, outcome: { read: DocumentRead } | { error: unknown }) => {
     const task = slot.task;
     if (task === null) return;
     slot.task = null;
     clearTimeout(slot.timer);
     if (task.onAbort !== undefined) task.signal?.removeEventListener('abort', task.onAbort);
-    if ('pages' in outcome) task.resolve(outcome.pages);
+    if ('read' in outcome) task.resolve(outcome.read);
     else task.reject(outcome.error);
   };
 
@@ -109,7 +110,7 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
         return;
       }
       if (slot.task === null || reply.id !== slot.task.id) return;
-      if (reply.ok) settle(slot, { pages: reply.pages });
+      if (reply.ok) settle(slot, { read: reply.read });
       else
         settle(slot, {
           error:
@@ -202,7 +203,7 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
       const { signal } = readOptions;
       if (closed) return Promise.reject(closedError());
       signal?.throwIfAborted();
-      return new Promise<string[]>((resolve, reject) => {
+      return new Promise<DocumentRead>((resolve, reject) => {
         const task: Task = { id: nextId++, bytes, mediaType, signal, resolve, reject };
         if (signal !== undefined) {
           task.onAbort = () => {

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
 import { ExtractionError } from './errors.ts';
-import { extractPages } from './pages.ts';
+import { type DocumentRead, readPages } from './pages.ts';
 
 /** What the pool sends: the bytes arrive transferred (this thread owns them). */
 export interface ReadRequest {
@@ -14,7 +14,7 @@ export interface ReadRequest {
 
 /** What the thread answers: the pages, or an ExtractionError's fields, or another error's message. */
 export type ReadReply =
-  | { id: number; ok: true; pages: string[] }
+  | { id: number; ok: true; read: DocumentRead }
   | {
       id: number;
       ok: false;
@@ -28,16 +28,16 @@ export const READER_THREAD = 'chambers-reader-thread';
 /** The thread's first message: it listens (the pool starts a document's clock from here, not from start-up). */
 export const READER_READY = 'ready';
 
-/** Answers the pool's requests with `read` (extractPages in production), one at a time. */
+/** Answers the pool's requests with `read` (readPages in production), one at a time. */
 export function serveReads(
-  read: (bytes: Uint8Array, mediaType: DocumentMediaType) => Promise<string[]>,
+  read: (bytes: Uint8Array, mediaType: DocumentMediaType) => Promise<DocumentRead>,
 ): void {
   const port = parentPort;
   if (port === null) throw new Error('serveReads runs in a worker thread');
   port.on('message', async (request: ReadRequest) => {
     let reply: ReadReply;
     try {
-      reply = { id: request.id, ok: true, pages: await read(request.bytes, request.mediaType) };
+      reply = { id: request.id, ok: true, read: await read(request.bytes, request.mediaType) };
     } catch (e) {
       reply = {
         id: request.id,
@@ -53,4 +53,4 @@ export function serveReads(
   port.postMessage(READER_READY);
 }
 
-if (workerData === READER_THREAD) serveReads(extractPages);
+if (workerData === READER_THREAD) serveReads(readPages);

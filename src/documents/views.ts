@@ -16,6 +16,7 @@ import {
   roleSources,
 } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
+import { MAX_PAGES } from './media.ts';
 
 const text = z.string().nullable();
 
@@ -39,6 +40,11 @@ export const documentOutput = z.object({
   status: z.enum(documentStatuses).describe('pending → extracting → ready | failed'),
   error: text.describe('Why extraction failed, when it did'),
   page_count: z.int().nullable().describe('Pages of extracted text, once ready'),
+  ocr_pages: z.int().nullable().describe('Pages read by OCR (no text layer, or a garbage one), once ready'),
+  unreadable_pages: z
+    .array(z.int())
+    .max(MAX_PAGES)
+    .describe('Pages OCR could not read (blank, noise, too faint): their text is empty; rescan them'),
   created_by: z.string(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
@@ -74,6 +80,8 @@ export const documentView = (row: DocumentRow): DocumentView => ({
   status: shownStatus(row.status),
   error: row.error,
   page_count: row.pageCount,
+  ocr_pages: row.ocrPageCount,
+  unreadable_pages: row.unreadablePages ?? [],
   created_by: row.createdBy,
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
@@ -91,6 +99,8 @@ export const documentSummaryOutput = documentOutput.pick({
   status: true,
   error: true,
   page_count: true,
+  ocr_pages: true,
+  unreadable_pages: true,
   created_at: true,
 });
 
@@ -105,6 +115,8 @@ export const documentSummary = (row: DocumentRow): z.output<typeof documentSumma
   status: shownStatus(row.status),
   error: row.error,
   page_count: row.pageCount,
+  ocr_pages: row.ocrPageCount,
+  unreadable_pages: row.unreadablePages ?? [],
   created_at: row.createdAt.toISOString(),
 });
 

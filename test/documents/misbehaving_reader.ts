@@ -1,7 +1,7 @@
-// A reader thread for test/documents/reader_pool.test.ts: the real reader (extractPages), except for text
+// A reader thread for test/documents/reader_pool.test.ts: the real reader (readPages), except for text
 // documents that ask it to misbehave by their first word — HANG never answers (a parser caught in a loop),
 // CRASH ends the thread, HOG allocates until the thread's heap cap stops it.
-import { extractPages } from '../../src/documents/pages.ts';
+import { readPages } from '../../src/documents/pages.ts';
 import { serveReads } from '../../src/documents/reader_thread.ts';
 
 serveReads(async (bytes, mediaType) => {
@@ -12,5 +12,5 @@ serveReads(async (bytes, mediaType) => {
     const kept: string[][] = [];
     for (;;) kept.push(Array.from({ length: 100_000 }, (_, i) => `${i}-${kept.length}`));
   }
-  return extractPages(bytes, mediaType);
+  return readPages(bytes, mediaType);
 });

@@ -6,6 +6,7 @@ import {
   integer,
   pgTable,
   primaryKey,
+  real,
   text,
   unique,
   uuid,
@@ -47,6 +48,10 @@ export const documentMediaTypes = [
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'text/plain',
   'text/markdown',
+  // Scans and photos: every page read by OCR.
+  'image/png',
+  'image/jpeg',
+  'image/tiff',
 ] as const;
 export type DocumentMediaType = (typeof documentMediaTypes)[number];
 
@@ -100,6 +105,10 @@ export const documents = pgTable(
     status: text('status', { enum: storedStatuses }).notNull().default('pending'),
     error: text('error'),
     pageCount: integer('page_count'),
+    /** Pages read by OCR (scans), once ready; null when every page had a text layer. */
+    ocrPageCount: integer('ocr_page_count'),
+    /** Pages OCR could not read (blank, noise, too faint), 1-based; reported, never silently empty. */
+    unreadablePages: integer('unreadable_pages').array(),
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -122,6 +131,13 @@ export const documentBlobs = pgTable('document_blobs', {
   bytes: bytea('bytes').notNull(),
 });
 
+/**
+ * A page read by OCR: `pending` until its job reads it, then `read`, or `unreadable` (no text, or the
+ * engine's confidence under the floor); null for a page whose text layer was read.
+ */
+export const ocrStates = ['pending', 'read', 'unreadable'] as const;
+export type OcrState = (typeof ocrStates)[number];
+
 /** Extracted text per page (1-based); replaced as a whole by each extraction. */
 export const documentPages = pgTable(
   'document_pages',
@@ -131,6 +147,9 @@ export const documentPages = pgTable(
       .references(() => documents.id, { onDelete: 'cascade' }),
     page: integer('page').notNull(),
     text: text('text').notNull(),
+    ocrState: text('ocr_state', { enum: ocrStates }),
+    /** The OCR engine's mean word confidence for the page, 0..1; null for a text-layer page. */
+    ocrConfidence: real('ocr_confidence'),
   },
   (t) => [primaryKey({ columns: [t.documentId, t.page] })],
 );
