@@ -14,7 +14,9 @@ export const holdingOutput = z.object({
   extracted_text: z.string().describe('The text as found in the document, always kept'),
   approved_text: z.string().nullable().describe('The owner’s wording, when the review edited it'),
   topic: z.string().nullable(),
-  cue: z.string().describe('The holding cue that marked it'),
+  cue: z
+    .string()
+    .describe('The holding cue that marked it (for a rule read by structure, its normative word or «ראו»)'),
   document: z.object({
     id: z.uuid(),
     corpus: z.enum(documentCorpora),
