@@ -10,7 +10,9 @@ export const halacha_extract = defineExtractTool({
   title: 'Find candidate holdings',
   description:
     'Finds by rule the candidate holdings (הלכות) of a library ruling or an internal decision — ' +
-    'paragraphs with a holding cue, never a party’s claim — stored pending the owner’s review, with ' +
+    'general rules in the court’s own voice, by a holding cue or, in the discussion part, by normative ' +
+    'language or a supporting citation; never a party’s claim, the facts or an order — stored pending the ' +
+    'owner’s review, with ' +
     'provenance. Runs by itself after upload; read with halacha_list.',
   input: {
     document_id: z.uuid().describe('A library or internal document'),

@@ -12,7 +12,7 @@ const BATCH = 200;
 
 export const holdingExtractor: Extractor = {
   kind: 'halacha_extract',
-  version: 'holdings@1',
+  version: 'holdings@2',
   accepts: (d) => d.corpus === 'library' || d.corpus === 'internal',
   async run(tx: DbOrTx, doc, pages, ctx) {
     const found = extractHoldings(pages);

@@ -1,19 +1,37 @@
-// Candidate holdings (הלכות) of a ruling or a committee decision, by rule: a paragraph whose own voice states a
-// rule with a holding cue (נקבע כי, הלכה היא, הכלל הוא, המבחן הוא, לא אחת נפסק, אנו קובעים, מכאן ש…). A
-// paragraph that only reports what a party argues is never a holding, however it is worded: every paragraph
-// under a claims heading (טענות הצדדים, טענות העוררים…) or a background heading (רקע, העובדות), and every
-// sentence attributed to a party (לטענת העוררים, המשיבה טוענת…) with those after it until the court speaks. The candidate runs from the first sentence that carries the cue in the
-// committee's or the court's own voice to the end of its paragraph. The owner decides what is a holding.
+// Candidate holdings (הלכות) of a ruling or a committee decision, by rule, read by the structure of a ruling as
+// well as by cue. A holding is a general rule stated in the court's or the committee's own voice:
+// - by a holding cue anywhere outside the parts named below (נקבע כי, הלכה היא, הכלל הוא, המבחן הוא, נפסק לא
+//   אחת, הלכה מושרשת היא, ההלכה שנפסקה היא, עמד על כך…, and «כידוע», «אין חולק כי»), unless the sentence
+//   speaks of this case only (its parties, dates, amounts, land, «בענייננו»: «אין חולק כי העוררים הגישו…»);
+// - in the discussion part (after «דיון», «דיון והכרעה», «הכרעה»…, before «סוף דבר»), also without a cue: a
+//   general sentence in normative language (יש ל…, אין ל…, ככלל, חייבת, רשאית, הנטל מוטל על…) or one a
+//   citation supports (inline, or a «ראו ע"א …» sentence after it). Without a discussion heading only cues
+//   count: the reader cannot tell the reasoning from the recital of the proceedings.
+// Never a holding: a paragraph under a claims, background or outcome heading, a closing paragraph that decides
+// the appeal, a sentence attributed to a party (לטענת העוררים, המשיבה טוענת…) and those after it until the court
+// speaks, and an order (costs, «ישלמו», «הערר מתקבל», «השומה מוחזרת»). The candidate runs from the first
+// sentence of the court's own voice that leads to the rule to the end of its paragraph (a signature line cut
+// off). The owner decides what is a holding.
 import { cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { headingPart } from '../style/segments.ts';
+import {
+  caseSpecific,
+  cites,
+  distinguishes,
+  isOrder,
+  normativeMarker,
+  ownVoice,
+  partyVoice,
+  seeCitation,
+} from './ruling.ts';
 
 export interface HoldingCandidate {
   page: number;
   start: number;
   end: number;
   text: string;
-  /** The cue that marked it, as the rule names it. */
+  /** The cue that marked it, as the rule names it (for a rule read by structure, its normative word or «ראו»). */
   cue: string;
 }
 
@@ -29,60 +47,33 @@ const CUES = [
   'הלכה פסוקה',
   'ההלכה הפסוקה',
   'ההלכה קובעת',
+  'הלכה מושרשת היא',
+  'הלכה ידועה היא',
+  'ההלכה שנפסקה היא',
+  'ההלכה שנקבעה היא',
   'הכלל הוא',
+  'הכלל שנקבע בפסיקה',
+  'הכלל שנקבע',
   'המבחן הוא',
   'המבחן שנקבע',
   'לא אחת נפסק',
   'לא אחת נקבע',
+  'נפסק לא אחת',
+  'נקבע לא אחת',
   'כבר נפסק',
   'כבר נקבע',
+  'עמד על כך',
   'אנו קובעים',
   'הננו קובעים',
   'מכאן ש',
   'מכאן כי',
+  'כידוע',
+  'ידוע הוא',
+  'אין חולק כי',
+  'אין חולק ש',
+  'אין מחלוקת כי',
 ] as const;
 const NORM_CUES = CUES.map((c) => ({ cue: c, norm: normalizeHebrew(c) }));
-
-/** A sentence in a party's voice: what it argues, not what the court or the committee holds. */
-const PARTY_VOICE = cueList(
-  'לטענת',
-  'טענת העוררימ',
-  'טענת העורר',
-  'טענת העוררת',
-  'טענת המשיבה',
-  'טענת המשיבימ',
-  'לשיטת',
-  'לגישת',
-  'לדברי',
-  'לעמדת',
-  'בא כוח',
-  'באת כוח',
-  'בכ',
-  'נטענ',
-  'עוד נטענ',
-);
-/** Within its opening words: «העותרת טוענת כי», «המבקשת סבורה»… */
-const PARTY_VERB = /^(?:\S+ ){0,4}(?:טוענ|סבור|מוסיפ|מדגיש|מבקש\S* לקבוע)/;
-/** A sentence in the court's own voice again, after a party's: «אין בידינו לקבל טענה זו», «איננו מקבלים». */
-const OWN_VOICE = cueList(
-  'אינ בידינו',
-  'אינ בידי',
-  'איננו מקבלימ',
-  'לא מצאנו',
-  'דינ הטענה',
-  'דינה של טענה',
-  'אינ לקבל',
-  'אולמ',
-  'ואולמ',
-  'ברמ',
-  'לדעתנו',
-  'לטעמנו',
-  'אנו סבורימ',
-  'איננו סבורימ',
-);
-
-const partyVoice = (norm: string) =>
-  hasCue(norm.split(' ').slice(0, 6).join(' '), PARTY_VOICE) || PARTY_VERB.test(norm);
 
 /** The sentences of a paragraph, as offsets into it: a stop, question or exclamation mark before a space or the end. */
 export function sentences(text: string): { start: number; end: number }[] {
@@ -113,44 +104,71 @@ function cueOf(norm: string): string | null {
   return best?.cue ?? null;
 }
 
-/**
- * Headings that open a part where no holding is stated: the parties' claims, and the background (an earlier
- * decision's «נקבע כי» there reports what was decided in the case, not a rule). Any other heading ends it.
- */
-const isSkippedHeading = (norm: string) => {
-  const part = headingPart(norm);
-  return part === 'claims' || part === 'background';
-};
+/** A paragraph that decides the appeal: it opens with a closing word and states the outcome. */
+const CLOSING = cueList(
+  'אשר על כנ',
+  'לפיכך',
+  'לאור כל האמור',
+  'לאור האמור',
+  'סוף דבר',
+  'התוצאה היא',
+  'על כנ',
+);
+/** The signature line («ניתנה היום …») glued to the last paragraph: not part of it. */
+const SIGNATURE = /\n[ \t]*(?:ניתנה|ניתן)(?: היום| ביום| בהעדר| פה אחד| והודעה)/;
+
+const words = (norm: string) => (norm === '' ? 0 : norm.split(' ').length);
 
 /** Candidate holdings of one document, in reading order. */
 export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
   const out: HoldingCandidate[] = [];
-  let skipped = false;
+  let part: ReturnType<typeof headingPart> = null;
   pages.forEach((page, i) => {
     for (const block of pageBlocks(page, (n) => headingPart(n) !== null)) {
       if (block.kind === 'heading') {
-        skipped = isSkippedHeading(block.norm);
+        part = headingPart(block.norm);
         continue;
       }
-      if (skipped) continue;
-      const text = page.slice(block.start, block.end);
+      if (part === 'claims' || part === 'background' || part === 'outcome') continue;
+      const discussion = part === 'discussion';
+      let text = page.slice(block.start, block.end);
+      const signed = SIGNATURE.exec(text);
+      if (signed !== null) text = text.slice(0, signed.index).trimEnd();
+      const opening = normalizeHebrew(text.split(' ').slice(0, 4).join(' '));
+      if (hasCue(opening.split(' ').slice(0, 3).join(' '), CLOSING) && isOrder(text, normalizeHebrew(text)))
+        continue;
       // A paragraph opened in a party's voice stays in it until the court speaks again.
       let party = false;
       let from: number | null = null;
+      let general = false;
       for (const s of sentences(text)) {
-        const norm = normalizeHebrew(text.slice(s.start, s.end));
+        const raw = text.slice(s.start, s.end);
+        const norm = normalizeHebrew(raw);
         if (partyVoice(norm)) party = true;
-        else if (hasCue(norm, OWN_VOICE)) party = false;
-        if (party) {
+        else if (ownVoice(norm)) party = false;
+        if (party || isOrder(raw, norm)) {
           from = null;
+          general = false;
           continue;
         }
         from ??= s.start;
+        const specific = caseSpecific(raw, norm);
+        const see = seeCitation(raw, norm);
+        let mark: string | null = null;
         const cue = cueOf(norm);
-        if (cue === null) continue;
-        const start = block.start + from;
-        out.push({ page: i + 1, start, end: block.end, text: page.slice(start, block.end), cue });
-        break;
+        if (cue !== null && !specific) mark = cue;
+        else if (discussion && see) mark = general ? 'ראו' : null;
+        else if (discussion && !specific) {
+          mark = normativeMarker(norm);
+          if (mark === null && cites(raw) && !distinguishes(norm) && words(norm) >= 6) mark = 'ראו';
+        }
+        if (mark !== null) {
+          const start = block.start + from;
+          const end = block.start + text.length;
+          out.push({ page: i + 1, start, end, text: page.slice(start, end), cue: mark });
+          break;
+        }
+        general = !specific && !see && words(norm) >= 5;
       }
     }
   });

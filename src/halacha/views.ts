@@ -14,7 +14,11 @@ export const holdingOutput = z.object({
   extracted_text: z.string().describe('The text as found in the document, always kept'),
   approved_text: z.string().nullable().describe('The owner’s wording, when the review edited it'),
   topic: z.string().nullable(),
-  cue: z.string().describe('The holding cue that marked it («recorded»: an agent quoted it)'),
+  cue: z
+    .string()
+    .describe(
+      'The holding cue that marked it (for a rule read by structure, its normative word or «ראו»; «recorded»: an agent quoted it)',
+    ),
   origin: z.enum(holdingOrigins).describe('extracted by the rules, or recorded by an agent (halacha_record)'),
   document: z.object({
     id: z.uuid(),

@@ -52,7 +52,7 @@ forEachStack('halacha_extract', DB_STACKS, (server) => {
       rows.forEach((r, i) => {
         expect(pages[r.page - 1]?.slice(r.start, r.end)).toBe(r.text);
         expect(r.text.startsWith(RULING_HOLDINGS[i]?.opens ?? '?')).toBe(true);
-        expect(r).toMatchObject({ status: 'pending', extractorVersion: 'holdings@1' });
+        expect(r).toMatchObject({ status: 'pending', extractorVersion: 'holdings@2' });
       });
       // The parties' claims carry the same cues and are never candidates.
       for (const r of rows) expect(r.text).not.toMatch(/לטענת|טוענת|טוענים/);

@@ -42,7 +42,7 @@ forEachStack('halacha_list', DB_STACKS, (server) => {
         approved_text: null,
         cue: 'הלכה היא',
         document: { corpus: 'library', number: 'עע"מ 9001/19' },
-        provenance: { document_id: first, page: 1, extractor_version: 'holdings@1' },
+        provenance: { document_id: first, page: 1, extractor_version: 'holdings@2' },
       });
       expect(Date.parse(ours[0]?.created_at ?? '')).toBeLessThanOrEqual(
         Date.parse(ours[5]?.created_at ?? ''),
