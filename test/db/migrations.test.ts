@@ -9,7 +9,6 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { defaultMigrationsFolder, migrateDb } from '../../src/db/migrate.ts';
 import { cases } from '../../src/db/schema/cases.ts';
-import { documents } from '../../src/db/schema/documents.ts';
 import { styleEnrichments } from '../../src/db/schema/holdings.ts';
 import { decisionMetadata } from '../../src/db/schema/precedents.ts';
 import type { DbHandle } from '../../src/db/types.ts';
@@ -40,18 +39,13 @@ async function migrateBefore(handle: DbHandle, tag: string): Promise<void> {
 /** A library document with a stored outcome in `outcome`, as rows were written before 0014. */
 async function libraryDocument(handle: DbHandle, n: number, outcome: string | null): Promise<string> {
   const id = crypto.randomUUID();
-  await handle.db.insert(documents).values({
-    id,
-    corpus: 'library',
-    sha256: `${n}`.padStart(64, '0'),
-    mediaType: 'text/plain',
-    byteSize: 1,
-    title: `פסק דין ${n}`,
-    createdBy: 'test',
-  });
+  // Only the columns the table had then (a later migration adds others the schema's insert would name).
+  await handle.db.execute(
+    sql`insert into documents (id, corpus, sha256, media_type, byte_size, title, created_by)
+        values (${id}, 'library', ${`${n}`.padStart(64, '0')}, 'text/plain', 1, ${`פסק דין ${n}`}, 'test')`,
+  );
   // The old vocabulary is no longer the column's type: the cast stands for a row an older version wrote.
   const old = outcome as (typeof decisionMetadata.$inferInsert)['outcome'];
-  // Only the columns the table had then (a later migration adds others the schema's insert would name).
   await handle.db.execute(
     sql`insert into decision_metadata (document_id, outcome, sources, provenance, extractor_version)
         values (${id}, ${old ?? null}, '{}'::jsonb, '{}'::jsonb, 'metadata@1')`,

@@ -24,8 +24,8 @@ import { errorCode, expectOk } from '../../harness/server.ts';
 
 type Data = ToolData<typeof appraiser_fact_extract>;
 const APPRAISALS = ['appraisal_appellants', 'appraisal_committee', 'deciding_appraisal'] as const;
-/** The documents the fact reader reads: the appraisals, and the interim decision for its own sums (none). */
-const READ = [...APPRAISALS, 'interim_decision'] as const;
+/** The documents the fact reader reads: the appraisals (the interim decision is no decision: no sums of its own). */
+const READ = APPRAISALS;
 
 forEachStack('appraiser_fact_extract', DB_STACKS, (server) => {
   const extract = (args: Record<string, unknown>) => server().call('analyst', 'appraiser_fact_extract', args);
@@ -42,7 +42,7 @@ forEachStack('appraiser_fact_extract', DB_STACKS, (server) => {
     const env = await extract({ case_id: caseId, wait_ms: 10_000 });
     const data = expectOk<Data>(env);
     expect(data).toMatchObject({ done: true, summary: { facts: 26, flagged: 1 } });
-    expect(env.message).toMatch(/26 facts in 4 document\(s\), 1 flagged/);
+    expect(env.message).toMatch(/26 facts in 3 document\(s\), 1 flagged/);
     expect(data.jobs.map((j) => j.document_id).sort()).toEqual(READ.map((n) => docs[n]).sort());
     const deciding = await factsOf(docs.deciding_appraisal);
     expect(deciding.every((f) => f.appraiserName === 'מיכאל ברנע' && f.appraiserRole === 'deciding')).toBe(
