@@ -16,7 +16,11 @@ export const claim_extract = defineExtractTool({
   idempotencyKey: extractKey,
   extractor: claimExtractor,
   readTool: 'claim_list',
-  targets: analysisTargets(claimExtractor, 'appeals, responses, summations, arguments, requests, protocols and decisions', CLAIM_ROLES),
+  targets: analysisTargets(
+    claimExtractor,
+    'appeals, responses, summations, arguments, requests, protocols and decisions',
+    CLAIM_ROLES,
+  ),
   summary: z.object({
     claims: z.int().describe('Claims of these documents (any status)'),
     relief: z.int().describe('Relief requests'),
