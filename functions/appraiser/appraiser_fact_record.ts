@@ -4,7 +4,7 @@ import { displayValue, valueOut } from '../../src/analysis/conflicts.ts';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs } from '../../src/contract/errors.ts';
+import { actionArgs, actionFieldIssues } from '../../src/contract/errors.ts';
 import {
   appraiserRoles,
   factKinds,
@@ -104,15 +104,7 @@ export const appraiser_fact_record = defineTool({
   }),
   mutates: 'write',
   precheck(input) {
-    const given = new Set(FIELDS.filter((f) => (input as Record<string, unknown>)[f] !== undefined));
-    const need = NEEDS[input.action];
-    const allowed = new Set([...need, ...OPTIONAL[input.action]]);
-    const issues = [
-      ...need.filter((f) => !given.has(f)).map((path) => ({ path, message: `required for ${input.action}` })),
-      ...[...given]
-        .filter((f) => !allowed.has(f))
-        .map((path) => ({ path, message: `not used by ${input.action}` })),
-    ];
+    const { given, allowed, issues } = actionFieldIssues(input, FIELDS, NEEDS, OPTIONAL);
     if (input.action === 'correct' && !CHANGES.some((f) => given.has(f)))
       issues.push({
         path: 'value',
@@ -120,8 +112,7 @@ export const appraiser_fact_record = defineTool({
       });
     if (given.has('page') !== given.has('quote') && input.action === 'correct')
       issues.push({ path: given.has('page') ? 'quote' : 'page', message: 'page and quote go together' });
-    if (issues.length > 0)
-      throw invalidArgs(issues, `Action ${input.action} takes ${[...allowed].join(', ')}.`);
+    if (issues.length > 0) throw actionArgs(input.action, issues, allowed);
   },
   idempotencyKey: {
     describe:

@@ -4,7 +4,7 @@ import { claimOutput, claimView, partyInput } from '../../src/analysis/views.ts'
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs } from '../../src/contract/errors.ts';
+import { actionArgs, actionFieldIssues } from '../../src/contract/errors.ts';
 import { claimKinds } from '../../src/db/schema/analysis.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
 import { normalizeHebrew } from '../../src/hebrew/text.ts';
@@ -73,17 +73,8 @@ export const claim_record = defineTool({
   }),
   mutates: 'write',
   precheck(input) {
-    const given = new Set(FIELDS.filter((f) => (input as Record<string, unknown>)[f] !== undefined));
-    const need = NEEDS[input.action];
-    const allowed = new Set([...need, ...OPTIONAL[input.action]]);
-    const issues = [
-      ...need.filter((f) => !given.has(f)).map((path) => ({ path, message: `required for ${input.action}` })),
-      ...[...given]
-        .filter((f) => !allowed.has(f))
-        .map((path) => ({ path, message: `not used by ${input.action}` })),
-    ];
-    if (issues.length > 0)
-      throw invalidArgs(issues, `Action ${input.action} takes ${[...allowed].join(', ')}.`);
+    const { allowed, issues } = actionFieldIssues(input, FIELDS, NEEDS, OPTIONAL);
+    if (issues.length > 0) throw actionArgs(input.action, issues, allowed);
   },
   idempotencyKey: {
     describe: 'add: case_id + party + the normalised text; a change: claim_id + action + its content',

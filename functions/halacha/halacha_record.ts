@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { invalidArgs, one } from '../../src/contract/errors.ts';
+import { actionArgs, actionFieldIssues, one } from '../../src/contract/errors.ts';
 import { eq } from '../../src/db/orm.ts';
 import { documents } from '../../src/db/schema/documents.ts';
 import { MAX_PAGES } from '../../src/documents/media.ts';
@@ -52,17 +52,8 @@ export const halacha_record = defineTool({
   }),
   mutates: 'write',
   precheck(input) {
-    const given = new Set(FIELDS.filter((f) => (input as Record<string, unknown>)[f] !== undefined));
-    const need = NEEDS[input.action];
-    const allowed = new Set([...need, ...OPTIONAL[input.action]]);
-    const issues = [
-      ...need.filter((f) => !given.has(f)).map((path) => ({ path, message: `required for ${input.action}` })),
-      ...[...given]
-        .filter((f) => !allowed.has(f))
-        .map((path) => ({ path, message: `not used by ${input.action}` })),
-    ];
-    if (issues.length > 0)
-      throw invalidArgs(issues, `Action ${input.action} takes ${[...allowed].join(', ')}.`);
+    const { allowed, issues } = actionFieldIssues(input, FIELDS, NEEDS, OPTIONAL);
+    if (issues.length > 0) throw actionArgs(input.action, issues, allowed);
   },
   idempotencyKey: {
     describe: 'add: document + page + the quote; correct: halacha_id + page + the quote; reject: halacha_id',

@@ -192,6 +192,33 @@ export function invalidArgs(
   );
 }
 
+/**
+ * The fields an action-shaped tool (`action` plus fields that belong to some actions) was given, and the issues
+ * of that shape: a field the action needs and did not get, a field it does not use. The tool adds its own rules
+ * to `issues`, then throws `actionArgs` when there are any.
+ */
+export function actionFieldIssues<A extends string>(
+  input: Readonly<Record<string, unknown>> & { action: A },
+  fields: readonly string[],
+  needs: Readonly<Record<A, readonly string[]>>,
+  optional: Readonly<Record<A, readonly string[]>>,
+): { given: Set<string>; allowed: Set<string>; issues: ArgIssue[] } {
+  const given = new Set(fields.filter((f) => input[f] !== undefined));
+  const need = needs[input.action];
+  const allowed = new Set([...need, ...optional[input.action]]);
+  const issues = [
+    ...need.filter((f) => !given.has(f)).map((path) => ({ path, message: `required for ${input.action}` })),
+    ...[...given]
+      .filter((f) => !allowed.has(f))
+      .map((path) => ({ path, message: `not used by ${input.action}` })),
+  ];
+  return { given, allowed, issues };
+}
+
+/** The `invalid_args` of actionFieldIssues' issues, its hint naming what the action takes. */
+export const actionArgs = (action: string, issues: readonly ArgIssue[], allowed: ReadonlySet<string>) =>
+  invalidArgs(issues, `Action ${action} takes ${[...allowed].join(', ')}.`);
+
 /** `invalid_args` for one parameter. */
 export const invalidArg = (path: string, message: string, hint?: string): ToolError =>
   invalidArgs([{ path, message }], hint);
