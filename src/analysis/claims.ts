@@ -51,7 +51,7 @@ const APPELLANT = /עורר|מערער|עותר|ה?ערר(?: |$)/;
 
 /** Headings that are not claims: facts, parties, procedure, introduction, discussion, closing, appendices. */
 const NOT_CLAIMS =
-  /^(?:ה)?(?:רקע|עובדות|העובדות|השתלשלות|ההליכ|הליכ|מהלכ|הצדדימ|מבוא|פתח דבר|פתיחה|כללי|דיונ|ההכרעה|הכרעה|החלטה|ההחלטה|סוף דבר|סיכומ|לסיכומ|סיכומו של דבר|אחרית דבר|נספח|רשימת|תוכנ העניינימ|מסמכימ|העדימ|הראיות|נוכחימ|לפני|בפני|התוצאה|תוצאה|המסגרת הנורמטיבית|הדינ החל|המצב המשפטי|השאלה|השאלות|המחלוקת|הסוגיה|הנכס|המקרקעינ|התכנית|השומה|ההיתר|הבקשה|האישור)(?: |$)/;
+  /^(?:ה)?(?:רקע|עובדות|העובדות|השתלשלות|ההליכ|הליכ|מהלכ|הצדדימ|מבוא|פתח דבר|פתיחה|כללי|דיונ|ההכרעה|הכרעה|החלטה|ההחלטה|סופ דבר|סיכומ|לסיכומ|סיכומו של דבר|אחרית דבר|נספח|רשימת|תוכנ העניינימ|מסמכימ|העדימ|הראיות|נוכחימ|לפני|בפני|התוצאה|תוצאה|המסגרת הנורמטיבית|הדינ החל|המצב המשפטי|השאלה|השאלות|המחלוקת|הסוגיה|הנכס|המקרקעינ|התכנית|השומה|ההיתר|הבקשה|האישור)(?: |$)/;
 
 /** The section a heading opens. Unknown headings of a filing argue (`argues`); in a decision they do not. */
 export function headingSection(norm: string, argues = false): Section | null {
@@ -176,6 +176,10 @@ function partyCue(norm: string, words = 8): ClaimParty | null {
 
 const PARTY_WORD = `(?:ה)?(?:עוררימ|עוררות|עוררת|עורר|מערערימ|מערערת|מערער|עותרימ|עותרת|עותר|משיבימ|משיבות|משיבה|משיב|מבקשימ|מבקשת|מבקש|וועדה המקומית|ועדה המקומית|וועדה|ועדה|מתנגדימ|מתנגד)(?: [2-9])?(?: ה?היתר)?`;
 
+/** Verbs of arguing («וטוענת» too, and «מבקש לקבוע»): what makes a sentence about a party a report of its claim. */
+const ARGUING =
+  'ו?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|גורס\\S*|מוסיפ\\S*|הוסיפ\\S*|מדגיש\\S*|הדגיש\\S*|(?:משיג|השיג|מלינ|הלינ)\\S* (?:על|כנגד|נגד|כי)|מבקש\\S* (?:להדגיש|לקבוע)|ביקש\\S* (?:להדגיש|לקבוע))';
+
 /** A sentence in the committee's voice that reports a named party's claim, and where the party is named. */
 const REPORTED: RegExp[] = [
   // «לטענת העוררים», «לגישת המשיבה», «לדידם של העוררים», «לשיטתה», «לעמדת העוררת», «לדברי המבקש».
@@ -184,13 +188,16 @@ const REPORTED: RegExp[] = [
   ),
   // «טענות העותר כי …», «טענת המשיבה ש…» inside a sentence.
   new RegExp(`(?:^| )(?:ו)?(?:טענות|טענת|טענתה של|טענתמ של) (?<who>${PARTY_WORD}) (?:כי|ש)`),
-  // «העוררים טוענים כי», «המשיבה סבורה», «ב"כ העוררים טען», «המשיבה 2 הוסיפה כי», «העוררת מדגישה».
+  // «העוררים טוענים כי», «המשיבה סבורה», «ב"כ העוררים טען», «המשיבה 2 הוסיפה כי», «העוררת מדגישה»,
+  // «העוררים בתגובתם טענו», «העוררת משיגה על», «המשיבה מלינה». Only a verb of arguing: «העוררים הגישו»,
+  // «המשיבה החליטה», «העוררים צירפו» tell what a party did, not what it argues; a noun of arguing after other
+  // words («העוררים הגישו את טענותיהם») only with what it says («טענותיהם כי …»).
   new RegExp(
-    `(?:^| )(?:בכ |בא כוח |באת כוח |באי כוח )?(?<who>${PARTY_WORD}) (?:\\S+ ){0,3}?(?:טוענ\\S*|טענ\\S*|סבור\\S*|גורס\\S*|מוסיפ\\S*|הוסיפ\\S*|מדגיש\\S*|הדגיש\\S*|מציינ\\S*|ציינ\\S*|מעלה|העלה|העלתה|העלו|מבקש\\S* להדגיש|מתנגד\\S*|סומכ\\S*|מפרט\\S*|מנמק\\S*)(?: |$)`,
+    `(?:^| )(?:בכ |בא כוח |באת כוח |באי כוח )?(?<who>${PARTY_WORD}) (?:\\S+ ){0,3}?(?:${ARGUING}(?: |$)|טענ(?:ות|ת)\\S* (?:כי|ש|לפיה|לפיהנ) )`,
   ),
   // «טוענת המשיבה כי», «סבורים העוררים», «הוסיף ב"כ העוררים».
   new RegExp(
-    `(?:^| )(?:ו)?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|מוסיפ\\S*|הוסיפ\\S*|גורס\\S*) (?:בכ |בא כוח |באת כוח )?(?<who>${PARTY_WORD})(?: |$)`,
+    `(?:^| )(?:ו)?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|מוסיפ\\S*|הוסיפ\\S*|גורס\\S*|מלינ\\S*|משיג\\S*) (?:בכ |בא כוח |באת כוח )?(?<who>${PARTY_WORD})(?: |$)`,
   ),
 ];
 
@@ -208,9 +215,56 @@ function lastNamed(norm: string): ClaimParty | null {
   return null;
 }
 
-/** A sentence that carries the last reported claim on: «עוד טוענים», «לחלופין», «טענה חלופית». */
+/** A sentence that carries the last reported claim on, in its own words: «עוד טוענים», «לחלופין», «טענה חלופית». */
 const CARRIES =
-  /^(?:עוד|כמו כנ|כנ|בנוסף|לחלופינ|טענה (?:חלופית|נוספת)|עוד נטענ|עוד טענ|עוד הוסיפ|ולחלופינ|זאת ועוד|יתרה מזו)(?: |$)/;
+  /^(?:לחלופינ|ולחלופינ|טענה (?:חלופית|נוספת)|עוד נטענ|עוד טענ|עוד טוענ|עוד הוסיפ|עוד מוסיפ)(?: |$)/;
+
+/**
+ * Words that carry a claim on only right after one («כמו כן», «בנוסף», «זאת ועוד»): the committee opens its
+ * own sentences with them too.
+ */
+const CARRIES_NEXT = /^(?:עוד|כמו כנ|כנ|בנוספ|זאת ועוד|יתרה מזו)(?: |$)/;
+
+/**
+ * A sentence whose subject is a party and whose verb tells what it did («העוררים הגישו ערר», «המשיבה החליטה»,
+ * «העוררים צירפו חוות דעת», «המבקש פנה»): the committee telling the history, not a claim, unless a heading
+ * of claims puts it there or the sentence says it argues.
+ */
+const PARTY_ACTS = new RegExp(
+  `^(?:ו)?(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD} (?:\\S+ )?(?:הגיש\\S*|הוגש\\S*|צירפ\\S*|צירפה|החליט\\S*|פנ(?:ה|ו|תה)|הודיע\\S*|הסכימ\\S*|הסכימה|שילמ\\S*|שילמה|קיבל\\S*|קיבלה|רכש\\S*|רכשה|דחת?ה|דחו|אישר\\S*|אישרה|נתנ\\S*|נתנה|הוציא\\S*|ערר\\S*|עררה|ערערו|ערערה|עתר\\S*|עתרה|ביקש\\S*|ביקשה|הפקיד\\S*|הציג\\S*|הגישה|הופיע\\S*|התייצב\\S*|נמנע\\S*)(?: |$)`,
+);
+
+/**
+ * Where a reported claim goes on with another claim inside one sentence: «…, וכן כי …», «… עוד נטען כי …»,
+ * and in a summary of a party's claims, «…, ו» and a new clause («…, וזכותם נפגעה»). Not «, וכי …», which
+ * goes on with the same claim's reasons, nor a contrast or consequence that belongs to the clause before
+ * («, ולא», «, ולכן»).
+ */
+const NEXT_CLAIM = /,\s+(?=וכן\s+(?:כי|ש)\S*\s)|\s+(?=עוד\s+נטען\s+כי\s)/g;
+const NEXT_CLAUSE =
+  /,\s+(?=ו(?!לא\s|לכן\s|לפיכך\s|על\s|זאת\s|זה\s|אף\s|אילו\s|בכך\s|מכאן\s|אשר\s|כך\s|כאשר\s|בהתאם\s|בין\s|בפרט\s|במיוחד\s|גם\s|עוד\s|אם\s|כי\s|כן\s|ממילא\s|בוודאי\s|בודאי\s)[א-ת]{2,}\s)/g;
+
+/** The clauses of a claim sentence, each a claim; a clause shorter than three words stays with the one before. */
+function clauses(text: string, unit: Unit, summary: boolean): Unit[] {
+  const raw = text.slice(unit.start, unit.end);
+  /** Where a clause ends and where the next begins (the comma between belongs to neither). */
+  const cuts: [number, number][] = [];
+  for (const re of summary ? [NEXT_CLAIM, NEXT_CLAUSE] : [NEXT_CLAIM]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(raw); m !== null; m = re.exec(raw)) cuts.push([m.index, m.index + m[0].length]);
+  }
+  cuts.sort((a, b) => a[0] - b[0]);
+  const words = (a: number, b: number) => normalizeHebrew(raw.slice(a, b)).split(' ').filter(Boolean).length;
+  const out: Unit[] = [];
+  let from = 0;
+  for (const [end, next] of cuts) {
+    if (next <= from || words(from, end) < 3 || words(next, raw.length) < 3) continue;
+    out.push({ start: unit.start + from, end: unit.start + end, sep: '' });
+    from = next;
+  }
+  out.push({ start: unit.start + from, end: unit.end, sep: unit.sep });
+  return out;
+}
 
 /** The committee speaking: a sentence that weighs, rejects or decides is never a party's claim. */
 const COMMITTEE =
@@ -404,6 +458,8 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   let carry = false;
   /** An inline summary («תמצית טענות העוררים …») holds until the committee speaks. */
   let inline: ClaimParty | null = null;
+  /** Whether the sentence just before was a claim: «כמו כן», «בנוסף» carry only that one on. */
+  let prevClaimed = false;
   const permit = pages.some((p) => PERMIT.test(p));
   pages.forEach((text, i) => {
     for (const block of pageBlocks(text, {
@@ -422,6 +478,7 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         lastParty = section?.party ?? null;
         carry = false;
         inline = null;
+        prevClaimed = false;
         continue;
       }
       if (!carry) lastParty = section?.party ?? lastParty;
@@ -438,6 +495,7 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         if (COMMITTEE.test(norm)) {
           inline = null;
           carry = false;
+          prevClaimed = false;
           continue;
         }
         for (const re of REPORTED) {
@@ -450,20 +508,30 @@ function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
           const m = PRONOUN.exec(norm);
           if (m !== null) party = lastNamed(norm.slice(0, m.index)) ?? lastParty;
         }
-        if (party === null && section?.type === 'claims') {
-          party = section.party ?? partyCue(norm) ?? lastParty;
-        }
-        if (party === null && inline !== null) party = partyCue(norm, 3) ?? inline;
-        if (party === null && (carry || CARRIES.test(norm))) party = lastParty;
+        const reported = party !== null;
+        const headed = section?.type === 'claims';
+        if (party === null && headed) party = section?.party ?? partyCue(norm) ?? lastParty;
+        // Outside a heading of claims, what a party did («העוררים הגישו», «המשיבה החליטה») is history.
+        const acts = !headed && !reported && PARTY_ACTS.test(norm);
+        if (party === null && inline !== null && !acts) party = partyCue(norm, 3) ?? inline;
+        if (
+          party === null &&
+          !acts &&
+          (carry || CARRIES.test(norm) || (prevClaimed && CARRIES_NEXT.test(norm)))
+        )
+          party = lastParty;
         if (party === null) {
           carry = false;
+          prevClaimed = false;
           continue;
         }
         lastParty = party;
         carry = unit.sep === ':' || unit.sep === ';';
-        if (section?.type === 'claims' && section.party === null) lastParty = party;
         claimed = true;
-        out.push(candidate(party, 'claim', block.label, heading, i, text, unit.start, unit.end));
+        prevClaimed = true;
+        for (const c of clauses(text, unit, headed || inline !== null)) {
+          out.push(candidate(party, 'claim', block.label, heading, i, text, c.start, c.end));
+        }
       }
       // A quotation introduced by a colon may follow as its own paragraph; anything else starts afresh.
       carry = claimed && /:\s*$/.test(slice(text, block));

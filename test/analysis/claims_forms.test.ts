@@ -26,3 +26,64 @@ describe('claims on the tuning case file', () => {
     });
   }
 });
+
+describe('claim forms a decision writes', () => {
+  const said = (text: string) => extractClaims([text], 'decision').map((c) => `${c.party}: ${c.text}`);
+
+  it('splits a summary sentence at «, ו» and a new clause, and any reported claim at «וכן כי» / «עוד נטען כי»', () => {
+    expect(said('תמצית טענות העוררים ההודעה על הבקשה לא נמסרה לשכנים, וזכותם להשמיע התנגדות נשללה.')).toEqual(
+      [
+        'appellant: תמצית טענות העוררים ההודעה על הבקשה לא נמסרה לשכנים',
+        'appellant: וזכותם להשמיע התנגדות נשללה.',
+      ],
+    );
+    expect(said('לטענת המשיבה השומה נערכה כדין, וכן כי המועד הקובע נקבע נכון. הדיון נקבע למחר.')).toEqual([
+      'respondent: לטענת המשיבה השומה נערכה כדין',
+      'respondent: וכן כי המועד הקובע נקבע נכון.',
+    ]);
+    expect(said('העוררת טוענת כי הבקשה פורסמה באיחור עוד נטען כי הפרסום לא כלל את כל הפרטים.')).toEqual([
+      'appellant: העוררת טוענת כי הבקשה פורסמה באיחור',
+      'appellant: עוד נטען כי הפרסום לא כלל את כל הפרטים.',
+    ]);
+  });
+
+  it('keeps a contrast, a consequence and «, וכי» with the clause they belong to', () => {
+    expect(said('תמצית טענות העוררת תקופת הדחייה היא שנתיים בלבד, ולא חמש שנים כפי שנקבע.')).toHaveLength(1);
+    expect(said('תמצית טענות העוררת המקדם נמוך מדי, ולכן השווי שנקבע גבוה.')).toHaveLength(1);
+    expect(said('המשיבה טוענת כי התשלום נעשה בזמן, וכי אם היה איחור הוא זניח.')).toHaveLength(1);
+  });
+
+  it('takes no claim from what a party did, outside a heading of claims', () => {
+    expect(
+      said(
+        'העוררים הגישו ערר על החלטת הוועדה. המשיבה החליטה לדחות את הבקשה. העוררים צירפו לערר חוות דעת שמאית. העוררים הגישו את טענותיהם בכתב.',
+      ),
+    ).toEqual([]);
+    // Inside a summary run into the text too: the committee's account of the steps is not a claim.
+    expect(
+      said('תמצית טענות המשיבה הפטור אינו חל על הנכס. המשיבה הוציאה דרישת תשלום. החיוב נערך כדין.'),
+    ).toEqual(['respondent: תמצית טענות המשיבה הפטור אינו חל על הנכס.', 'respondent: החיוב נערך כדין.']);
+    // Under a heading of claims the heading says whose every sentence is.
+    expect(said('טענות העוררים\n1. העוררים הגישו השגה על השומה במועד.')).toEqual([
+      'appellant: העוררים הגישו השגה על השומה במועד.',
+    ]);
+  });
+
+  it('reads verbs of arguing («מלינה על», «משיגה על», «וטוענת») and not the same words in other senses', () => {
+    expect(said('העוררת מלינה על כך שהשמאי לא ביקר בנכס.')).toEqual([
+      'appellant: העוררת מלינה על כך שהשמאי לא ביקר בנכס.',
+    ]);
+    expect(said('המשיבה מסכימה לכך, וטוענת כי אין בכך כדי לשנות את השומה.')).toHaveLength(1);
+    expect(said('העוררים הלינו את התשלום חודשים רבים. העוררים השיגו את ההיתר בשנת 2010.')).toEqual([]);
+  });
+
+  it('carries a claim on with «בנוסף» or «כמו כן» only right after it', () => {
+    expect(said('לטענת העוררת השומה גבוהה. בנוסף, מקדם הגודל שגוי.')).toEqual([
+      'appellant: לטענת העוררת השומה גבוהה.',
+      'appellant: בנוסף, מקדם הגודל שגוי.',
+    ]);
+    expect(said('לטענת העוררת השומה גבוהה. הוועדה קיימה סיור בנכס. בנוסף, הוגשו מסמכים.')).toEqual([
+      'appellant: לטענת העוררת השומה גבוהה.',
+    ]);
+  });
+});
