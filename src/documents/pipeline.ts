@@ -279,7 +279,7 @@ export async function extractAndIndexDocument(
 }
 
 /** A document that cannot be read: `failed` with the reason, its pages and chunks removed. */
-async function failDocument(tx: DbOrTx, documentId: string, error: string, now: Date): Promise<void> {
+export async function failDocument(tx: DbOrTx, documentId: string, error: string, now: Date): Promise<void> {
   await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
   await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
   await tx
@@ -307,7 +307,7 @@ function indexOf(pages: readonly string[]): DocumentIndex {
  * Chunks and indexes the document's pages (already stored) and makes it `ready`, running `onReady` in the
  * same transaction. Returns the number of chunks.
  */
-async function indexDocument(
+export async function indexDocument(
   tx: DbOrTx,
   documentId: string,
   pages: readonly string[],
@@ -344,60 +344,4 @@ async function indexDocument(
     .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
   if (ready !== undefined) await onReady?.(tx, { ...ready, pageCount: pages.length });
   return chunks.length;
-}
-
-/**
- * Called by each OCR page job after it stored its page, in the same transaction, with the document row
- * locked (`lockDocument`): when no page is left `pending` and the document is still `extracting`, the last
- * page's job makes it ready (chunks, index, follow-ups) — exactly once, since the lock serialises the page
- * jobs and the status moves on. A document whose pages all came out empty fails (`no_text`), naming the
- * unreadable pages. Returns what happened.
- */
-export async function finishDocumentIfRead(
-  tx: DbOrTx,
-  documentId: string,
-  options: { now: () => Date; onReady?: ExtractOptions['onReady'] },
-): Promise<'waiting' | 'ready' | 'failed' | 'not_extracting'> {
-  const [doc] = await tx
-    .select({ status: documents.status })
-    .from(documents)
-    .where(eq(documents.id, documentId));
-  if (doc?.status !== 'extracting') return 'not_extracting';
-  const rows = await tx
-    .select({ page: documentPages.page, text: documentPages.text, state: documentPages.ocrState })
-    .from(documentPages)
-    .where(eq(documentPages.documentId, documentId))
-    .orderBy(documentPages.page);
-  if (rows.some((r) => r.state === 'pending')) return 'waiting';
-  const unreadable = rows.filter((r) => r.state === 'unreadable').map((r) => r.page);
-  const ocrPages = rows.filter((r) => r.state !== null).length;
-  if (rows.every((r) => r.text.trim() === '')) {
-    const which = unreadable.length === 0 ? '' : ` (unreadable: page ${unreadable.join(', ')})`;
-    await failDocument(
-      tx,
-      documentId,
-      `The document has no text: its pages have no text layer and OCR found none on them${which}; scan again at 300 dpi, or upload a copy with text`,
-      options.now(),
-    );
-    return 'failed';
-  }
-  await indexDocument(
-    tx,
-    documentId,
-    rows.map((r) => r.text),
-    options.now,
-    options.onReady,
-    { pages: ocrPages, unreadable },
-  );
-  return 'ready';
-}
-
-/** Locks the document row for the rest of the transaction; its stored status, or undefined when gone. */
-export async function lockDocument(tx: DbOrTx, documentId: string) {
-  const [row] = await tx
-    .select({ status: documents.status, mediaType: documents.mediaType })
-    .from(documents)
-    .where(eq(documents.id, documentId))
-    .for('update');
-  return row;
 }

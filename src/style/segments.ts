@@ -5,7 +5,7 @@
 // paragraph that opens «אשר על כן» or «לפיכך» and decides the appeal) and signatures (ניתנה היום …). Each part
 // runs to the start of the next; a part over two pages is one segment per page. The decision's outcome is
 // read from its outcome part (else its last paragraphs) by the one outcome reader (src/legal/outcomes.ts).
-import { headingSection } from '../analysis/claims.ts';
+import { headingSection } from '../analysis/claims_common.ts';
 import { headingLike, labelOf } from '../analysis/layout.ts';
 import type { StylePart } from '../db/schema/holdings.ts';
 import type { Outcome } from '../db/schema/vocabulary.ts';
