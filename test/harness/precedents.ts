@@ -107,3 +107,19 @@ export function deniedPrecedent(
     });
   });
 }
+
+/** Records a missing precedent as the researcher does (context «נדרש»), optionally for a case; its id. */
+export async function recordMissingPrecedent(
+  s: TestServer,
+  citation: string,
+  case_id?: string,
+): Promise<string> {
+  const data = expectOk<{ missing_precedent: { missing_precedent_id: string } }>(
+    await s.call('researcher', 'missing_precedent_create', {
+      citation,
+      context: 'נדרש',
+      ...(case_id ? { case_id } : {}),
+    }),
+  );
+  return data.missing_precedent.missing_precedent_id;
+}

@@ -5,28 +5,24 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { missing_precedent_close } from '../../../functions/missing_precedent/missing_precedent_close.ts';
-import type { missing_precedent_create } from '../../../functions/missing_precedent/missing_precedent_create.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { citations } from '../../../src/db/schema/precedents.ts';
 import { ALL_STACKS, DB_STACKS, deleteCase, forEachStack, twentyAtOnce } from '../../harness/analysis.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
-import { deniedPrecedent, precedentCounts, seedLibrary } from '../../harness/precedents.ts';
-import { errorCode, expectOk, type TestServer } from '../../harness/server.ts';
+import {
+  deniedPrecedent,
+  precedentCounts,
+  recordMissingPrecedent,
+  seedLibrary,
+} from '../../harness/precedents.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
 
 /** Seeding and extraction through the queue: generous on a loaded machine. */
 const SLOW = 120_000;
 
 type Data = ToolData<typeof missing_precedent_close>;
-type Created = ToolData<typeof missing_precedent_create>;
 
-const record = async (s: TestServer, citation: string, case_id?: string) =>
-  expectOk<Created>(
-    await s.call('researcher', 'missing_precedent_create', {
-      citation,
-      context: 'נדרש',
-      ...(case_id ? { case_id } : {}),
-    }),
-  ).missing_precedent.missing_precedent_id;
+const record = recordMissingPrecedent;
 
 forEachStack('missing_precedent_close', DB_STACKS, (server) => {
   const close = (args: Record<string, unknown>) =>

@@ -1,19 +1,17 @@
 // missing_precedent_list through the official MCP client: open ones oldest first by default, closed ones and
 // all, by case and by numbers in any form, paged; a deleted case's ones unreachable; a caller without the grant.
 import { expect, it } from 'vitest';
-import type { missing_precedent_create } from '../../../functions/missing_precedent/missing_precedent_create.ts';
 import type { missing_precedent_list } from '../../../functions/missing_precedent/missing_precedent_list.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { DB_STACKS, deleteCase, forEachStack } from '../../harness/analysis.ts';
 import { seedCase } from '../../harness/documents.ts';
-import { deniedPrecedent } from '../../harness/precedents.ts';
+import { deniedPrecedent, recordMissingPrecedent } from '../../harness/precedents.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 
 /** Seeding and extraction through the queue: generous on a loaded machine. */
 const SLOW = 120_000;
 
 type Data = ToolData<typeof missing_precedent_list>;
-type Created = ToolData<typeof missing_precedent_create>;
 
 forEachStack('missing_precedent_list', DB_STACKS, (server) => {
   it(
@@ -22,14 +20,8 @@ forEachStack('missing_precedent_list', DB_STACKS, (server) => {
       const db = server().db.db;
       const caseId = await seedCase(db);
       const gone = await seedCase(db);
-      const create = async (citation: string, case_id?: string) =>
-        expectOk<Created>(
-          await server().call('researcher', 'missing_precedent_create', {
-            citation,
-            context: 'נדרש',
-            ...(case_id ? { case_id } : {}),
-          }),
-        ).missing_precedent.missing_precedent_id;
+      const create = (citation: string, case_id?: string) =>
+        recordMissingPrecedent(server(), citation, case_id);
       const a = await create('ע"א 10/20', caseId);
       const b = await create('ע"א 11/20');
       const c = await create('ע"א 12/20', gone);

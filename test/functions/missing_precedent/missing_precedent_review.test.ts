@@ -5,32 +5,23 @@
 // not an appraisal's citations.
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import type { missing_precedent_create } from '../../../functions/missing_precedent/missing_precedent_create.ts';
 import type { missing_precedent_review } from '../../../functions/missing_precedent/missing_precedent_review.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { missingPrecedents } from '../../../src/db/schema/precedents.ts';
 import { ALL_STACKS, DB_STACKS, deleteCase, forEachStack, twentyAtOnce } from '../../harness/analysis.ts';
 import { seedCase, seedDocument, textBytes } from '../../harness/documents.ts';
-import { deniedPrecedent } from '../../harness/precedents.ts';
-import { errorCode, expectOk, type TestServer } from '../../harness/server.ts';
+import { deniedPrecedent, recordMissingPrecedent } from '../../harness/precedents.ts';
+import { errorCode, expectOk } from '../../harness/server.ts';
 
 const SLOW = 120_000;
 
 type Data = ToolData<typeof missing_precedent_review>;
-type Created = ToolData<typeof missing_precedent_create>;
 
 let n = 0;
 /** A citation number no other test uses. */
 const fresh = () => `עע"מ ${6100 + n++}/${10 + (Date.now() % 80)}`;
 
-const record = async (s: TestServer, citation: string, case_id?: string) =>
-  expectOk<Created>(
-    await s.call('researcher', 'missing_precedent_create', {
-      citation,
-      context: 'נדרש',
-      ...(case_id ? { case_id } : {}),
-    }),
-  ).missing_precedent.missing_precedent_id;
+const record = recordMissingPrecedent;
 
 forEachStack('missing_precedent_review', DB_STACKS, (server) => {
   const dismiss = (args: Record<string, unknown>) =>
