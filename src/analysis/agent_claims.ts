@@ -2,7 +2,7 @@
 // an agent's decision on an existing claim, kept once per (claim, action, content) in claim_actions.
 
 import type { ToolContext } from '../contract/define.ts';
-import { writtenOrExisting } from '../contract/durable.ts';
+import { refuseOtherDetails, writtenOrExisting } from '../contract/durable.ts';
 import { invalidArg, one, ToolError } from '../contract/errors.ts';
 import { and, eq } from '../db/orm.ts';
 import type { ClaimKind, ClaimParty } from '../db/schema/analysis.ts';
@@ -101,26 +101,17 @@ export async function addClaim(ctx: ToolContext, a: AddInput): Promise<{ row: Cl
     'the recorded claim',
   );
   if (written) return { row: existing, created: true };
-  const different = (
+  refuseOtherDetails(
+    'claim',
+    { idField: 'claim_id', id: existing.id },
     [
       ['kind', existing.kind !== a.kind],
       ['document_id', existing.documentId !== doc.id],
       ['page', existing.page !== a.page],
       ['quote', existing.start !== at.start || existing.end !== at.end],
-    ] as const
-  )
-    .filter(([, d]) => d)
-    .map(([f]) => f);
-  if (different.length > 0) {
-    throw new ToolError(
-      'idempotency_key_reuse',
-      `This claim was already recorded with other details (${different.join(', ')})`,
-      {
-        details: { claim_id: existing.id, different },
-        hint: 'Repeat the original details, or change the recorded claim with action "reword".',
-      },
-    );
-  }
+    ],
+    'Repeat the original details, or change the recorded claim with action "reword".',
+  );
   return { row: existing, created: false };
 }
 

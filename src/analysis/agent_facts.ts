@@ -4,7 +4,7 @@
 // undecided rows, and a decided row keeps its fingerprint, so the re-run finds it taken.
 
 import type { ToolContext } from '../contract/define.ts';
-import { writtenOrExisting } from '../contract/durable.ts';
+import { refuseOtherDetails, writtenOrExisting } from '../contract/durable.ts';
 import { invalidArg, one, ToolError } from '../contract/errors.ts';
 import { and, eq } from '../db/orm.ts';
 import { type AppraiserRole, appraisalFacts, type FactKind, type FactUnit } from '../db/schema/analysis.ts';
@@ -185,25 +185,16 @@ export async function addFact(
     'the recorded fact',
   );
   if (written) return { row, created: true };
-  const different = (
+  refuseOtherDetails(
+    'fact',
+    { idField: 'fact_id', id: row.id },
     [
       ['value', row.value !== value || row.unit !== unit],
       ['parcel', row.parcel !== a.parcel],
       ['plan', row.plan !== a.plan],
-    ] as const
-  )
-    .filter(([, d]) => d)
-    .map(([f]) => f);
-  if (different.length > 0) {
-    throw new ToolError(
-      'idempotency_key_reuse',
-      `This fact was already recorded with other details (${different.join(', ')})`,
-      {
-        details: { fact_id: row.id, different },
-        hint: 'Repeat the original details, or change the recorded fact with action "correct".',
-      },
-    );
-  }
+    ],
+    'Repeat the original details, or change the recorded fact with action "correct".',
+  );
   return { row, created: false };
 }
 
