@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global_redis.ts'],
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',

@@ -11,10 +11,12 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** A setting that was not usable: one message, naming every variable at fault. */
 export class ConfigError extends Error {
   readonly variables: readonly string[];
+  readonly problems: readonly { variable: string; message: string }[];
 
   constructor(problems: readonly { variable: string; message: string }[]) {
     super(`Invalid configuration: ${problems.map((p) => `${p.variable} ${p.message}`).join('; ')}`);
     this.name = 'ConfigError';
+    this.problems = problems;
     this.variables = problems.map((p) => p.variable);
   }
 }

@@ -8,12 +8,13 @@
  *   4. deploys the extraction Worker (the binding's target must exist first), then the MCP Worker with the
  *      four secrets (`--secrets-file`: nobody edits the secret store by hand).
  *
- * `npm run deploy -- --dry-run` does everything that needs no account: the bundles and their sizes, and the
+ * `npm run deploy -- --dry-run` does everything that needs no account: it checks the settings (a set but invalid
+ * one fails; missing ones are listed as where a real deploy would stop), the bundles and their sizes, and the
  * migrations applied to a scratch database (an in-memory PGlite), printing what a deploy would run.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError, parseEnv, workerEnvSchema } from '../../src/config.ts';
+import { ConfigError, ocrEnvSchema, parseEnv, workerEnvSchema } from '../../src/config.ts';
 import { DatabaseSetupError } from '../../src/db/ensure.ts';
 import { migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
@@ -64,9 +65,33 @@ function workerSecrets(env: NodeJS.ProcessEnv): WorkerSecrets {
   return Object.fromEntries(WORKER_SECRETS.map((n) => [n, env[n] as string])) as WorkerSecrets;
 }
 
+/** What a real deploy needs from the environment: the settings not set, and those set but invalid. */
+export function settingsReport(env: NodeJS.ProcessEnv): { missing: string[]; invalid: string[] } {
+  const missing: string[] = [...WORKER_SECRETS, 'CLOUDFLARE_API_TOKEN'].filter((n) => !env[n]?.trim());
+  const invalid: string[] = [];
+  for (const schema of [workerEnvSchema, ocrEnvSchema]) {
+    try {
+      parseEnv(schema, env);
+    } catch (e) {
+      if (!(e instanceof ConfigError)) throw e;
+      for (const p of e.problems)
+        if (!missing.includes(p.variable)) invalid.push(`${p.variable} ${p.message}`);
+    }
+  }
+  return { missing, invalid };
+}
+
 async function main(): Promise<void> {
   const dryRun = process.argv.includes('--dry-run');
   if (dryRun) {
+    step('settings a deploy needs (checked, not used)');
+    const { missing, invalid } = settingsReport(process.env);
+    if (invalid.length > 0) throw new DeployError(`invalid settings: ${invalid.join('; ')}`);
+    console.log(
+      missing.length === 0
+        ? `${[...WORKER_SECRETS, 'CLOUDFLARE_API_TOKEN'].join(', ')}: set and valid`
+        : `not set: ${missing.join(', ')} — a real deploy would stop here (README "Deploy")`,
+    );
     step('bundles (wrangler deploy --dry-run, offline)');
     await checkBundles();
     step('migrations, against a scratch database (in-memory PGlite)');

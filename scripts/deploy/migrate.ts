@@ -4,7 +4,7 @@
  * created when the URL's user may; a wrong URL is one line saying what to fix.
  *
  *   npm run db:migrate              apply what is pending, listing it
- *   npm run db:migrate -- --plan    list what is pending, change nothing
+ *   npm run db:migrate -- --plan    list what is pending, change nothing (a missing database: all of it)
  *
  * `migrateTarget()` is what `npm run deploy` and `npm run preview` use.
  */
@@ -12,7 +12,12 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { acquireDataDirLock } from '../../src/db/data_dir_lock.ts';
-import { DatabaseSetupError, databaseTarget, ensurePostgresDatabase } from '../../src/db/ensure.ts';
+import {
+  DatabaseSetupError,
+  databaseTarget,
+  ensurePostgresDatabase,
+  postgresDatabaseExists,
+} from '../../src/db/ensure.ts';
 import { defaultMigrationsFolder, migrateDb } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
@@ -54,6 +59,8 @@ export interface MigrateResult {
   where: string;
   applied: string[];
   created: boolean;
+  /** With `plan`: the database does not exist yet (a real run creates it, then applies everything). */
+  missing?: boolean;
 }
 
 /**
@@ -70,6 +77,14 @@ export async function migrateTarget(
   let release = async () => {};
   if (target.kind === 'postgres') {
     const url = env.DATABASE_URL as string;
+    if (options.plan && !(await postgresDatabaseExists(url))) {
+      return {
+        where: target.where,
+        applied: (await migrationList()).map((m) => m.tag),
+        created,
+        missing: true,
+      };
+    }
     created = options.plan ? false : await ensurePostgresDatabase(url);
     handle = openPostgres(url, { max: 1 });
   } else {
@@ -94,6 +109,7 @@ async function main(): Promise<void> {
   const plan = process.argv.includes('--plan');
   const result = await migrateTarget(process.env, { plan });
   if (result.created) console.log(`Created the ${result.where} (it did not exist).`);
+  if (result.missing) console.log(`The ${result.where} does not exist yet: db:migrate would create it.`);
   if (result.applied.length === 0) {
     console.log(`The ${result.where} is up to date (${(await migrationList()).length} migrations).`);
   } else {

@@ -78,6 +78,30 @@ export function explainConnectionError(e: unknown, url: string): string | null {
  * CREATEDB); otherwise throws a DatabaseSetupError with the command that fixes it. Returns whether it created.
  */
 export async function ensurePostgresDatabase(url: string): Promise<boolean> {
+  if (await postgresDatabaseExists(url)) return false;
+  return createPostgresDatabase(url);
+}
+
+/**
+ * Whether the database of `url` exists (PostgreSQL answers 3D000 when it does not); any other failure is a
+ * DatabaseSetupError of one line when it is a usual one.
+ */
+export async function postgresDatabaseExists(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return true;
+  } catch (e) {
+    if (codeOf(e) === '3D000') return false;
+    const line = explainConnectionError(e, url);
+    throw line === null ? e : new DatabaseSetupError(line, { cause: e });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function createPostgresDatabase(url: string): Promise<boolean> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   const host = `${u.hostname}:${u.port || '5432'}`;
@@ -88,16 +112,6 @@ export async function ensurePostgresDatabase(url: string): Promise<boolean> {
     return client;
   };
   let client: pg.Client;
-  try {
-    client = await attempt(url);
-    await client.end().catch(() => {});
-    return false;
-  } catch (e) {
-    if (codeOf(e) !== '3D000') {
-      const line = explainConnectionError(e, url);
-      throw line === null ? e : new DatabaseSetupError(line, { cause: e });
-    }
-  }
   const admin = new URL(url);
   admin.pathname = '/postgres';
   try {

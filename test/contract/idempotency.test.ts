@@ -22,7 +22,7 @@ import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { toolContext } from '../harness/context.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
-import { describeWithService } from '../harness/services.ts';
+import { describeWithService, redisTestPrefix } from '../harness/services.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -333,7 +333,7 @@ describeWithService('redis', 'idempotency [upstash kv via the bridge]', () => {
   let deadKv: KvStore | undefined;
   let bridge: UpstashBridge | undefined;
   beforeAll(async () => {
-    bridge = await startUpstashBridge({ keyPrefix: `idem-test:${randomBytes(6).toString('hex')}:` });
+    bridge = await startUpstashBridge({ keyPrefix: redisTestPrefix('idempotency') });
     kv = createUpstashKv({ url: bridge.url, token: bridge.token });
     // A bridge that was started and closed again: its port refuses connections.
     const gone = await startUpstashBridge();

@@ -24,7 +24,7 @@ import { createChambers } from '../../src/server.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
 import { type FaultProxy, startFaultProxy } from '../harness/fault_proxy.ts';
 import { expectOk } from '../harness/server.ts';
-import { describeWithService } from '../harness/services.ts';
+import { describeWithService, redisTestPrefix } from '../harness/services.ts';
 
 // The bounds of this app, short so the suite takes seconds (production values: src/db/timeouts.ts).
 const TIMEOUTS = { connectMs: 800, statementMs: 1_000, queryMs: 1_500, idleInTransactionMs: 3_000 };
@@ -45,7 +45,7 @@ async function startStack(): Promise<Stack> {
   const u = new URL(direct.url as string);
   const pgProxy = await startFaultProxy({ host: u.hostname, port: Number(u.port || 5432) });
   const app = openPostgres(pgProxy.via(direct.url as string), { max: 4, timeouts: TIMEOUTS });
-  const bridge = await startUpstashBridge({ keyPrefix: `t:${crypto.randomUUID()}:` });
+  const bridge = await startUpstashBridge({ keyPrefix: redisTestPrefix('faults') });
   const kvProxy = await startFaultProxy({ host: '127.0.0.1', port: Number(new URL(bridge.url).port) });
   const kv = createUpstashKv({ url: kvProxy.via(bridge.url), token: bridge.token, timeoutMs: KV_TIMEOUT });
   const chambers = createChambers({

@@ -25,6 +25,7 @@ import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { createChambers } from '../../src/server.ts';
 import { createTestDb } from './databases.ts';
+import { redisTestPrefix } from './services.ts';
 
 export interface TestServerOptions {
   db?: 'pglite' | 'postgres';
@@ -167,9 +168,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     kv = createUpstashKv({ ...options.upstash, timeoutMs: kvTimeoutMs });
   } else if (options.kv === 'upstash') {
     // A key prefix per server: test files running in parallel share one Redis.
-    const started = await startUpstashBridge({ keyPrefix: `t:${crypto.randomUUID()}:` });
+    const started = await startUpstashBridge({ keyPrefix: redisTestPrefix('server') });
     bridge = started;
-    cleanups.push(() => started.close());
+    cleanups.push(async () => {
+      await started.clear();
+      await started.close();
+    });
     kv = createUpstashKv({ url: started.url, token: started.token, timeoutMs: kvTimeoutMs });
   } else {
     kv = createPostgresKv(db.db);

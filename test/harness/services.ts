@@ -10,7 +10,7 @@
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { describe } from 'vitest';
+import { describe, inject } from 'vitest';
 
 export type ServiceName = 'postgres' | 'redis';
 
@@ -86,4 +86,13 @@ export function describeWithService(name: ServiceName, title: string, fn: () => 
   if (process.env.CI === 'true') throw new Error(`${message} (services are required in CI)`);
   console.warn(message);
   describe.skip(title, fn);
+}
+
+/**
+ * A Redis key prefix of this test run (see test/global_redis.ts, which removes what is left under it when the
+ * run ends), unique per call: parallel test files share one Redis.
+ */
+export function redisTestPrefix(tag: string): string {
+  const run = inject('redisRunPrefix') ?? 'chambers-test:';
+  return `${run}${tag}:${crypto.randomUUID().slice(0, 8)}:`;
 }

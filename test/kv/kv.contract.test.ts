@@ -10,7 +10,7 @@ import { createPostgresKv, purgeExpiredKv } from '../../src/kv/postgres.ts';
 import type { KvStore } from '../../src/kv/types.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
-import { describeWithService } from '../harness/services.ts';
+import { describeWithService, redisTestPrefix } from '../harness/services.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const SHORT_TTL = 200;
@@ -245,7 +245,7 @@ describeWithService('redis', 'KvStore contract: upstash adapter via the REST bri
   let bridge: UpstashBridge | undefined;
   let kv: KvStore | undefined;
   beforeAll(async () => {
-    bridge = await startUpstashBridge({ keyPrefix: `chambers-test:${randomBytes(6).toString('hex')}:` });
+    bridge = await startUpstashBridge({ keyPrefix: redisTestPrefix('kv-contract') });
     kv = createUpstashKv({ url: bridge.url, token: bridge.token });
   });
   afterAll(async () => {

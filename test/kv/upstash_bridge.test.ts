@@ -6,7 +6,7 @@ import { Redis } from '@upstash/redis/cloudflare';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
-import { describeWithService } from '../harness/services.ts';
+import { describeWithService, redisTestPrefix } from '../harness/services.ts';
 
 const LONG_TTL = 60_000;
 
@@ -17,7 +17,7 @@ describeWithService('redis', 'Upstash REST bridge protocol', () => {
     return bridge;
   };
   beforeAll(async () => {
-    bridge = await startUpstashBridge({ keyPrefix: `chambers-test:${randomBytes(6).toString('hex')}:` });
+    bridge = await startUpstashBridge({ keyPrefix: redisTestPrefix('bridge') });
   });
   afterAll(async () => {
     await bridge?.clear();

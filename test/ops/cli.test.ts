@@ -75,6 +75,13 @@ describeWithService('postgres', 'operations commands', () => {
   });
 
   it('db:migrate creates a missing database, applies drizzle/, and is a no-op the second time', async () => {
+    // --plan on the missing database: what a real run would do, in plain lines, and nothing created.
+    const plan = await node('scripts/deploy/migrate.ts', ['--plan'], { DATABASE_URL: urlFor(db) });
+    expect(plan.code, plan.err).toBe(0);
+    expect(plan.err).toBe('');
+    expect(plan.out).toContain(`The PostgreSQL database ${db} on`);
+    expect(plan.out).toContain('does not exist yet: db:migrate would create it.');
+    expect(plan.out).toMatch(/Would apply \d+ migration\(s\)[\s\S]*0000_/);
     const first = await node('scripts/deploy/migrate.ts', [], { DATABASE_URL: urlFor(db) });
     expect(first.code, first.err).toBe(0);
     expect(first.out).toContain(`Created the PostgreSQL database ${db}`);
@@ -156,5 +163,19 @@ describe('deploy --dry-run', () => {
     expect(res.out).not.toContain('Total Upload');
     expect(res.out).toMatch(/All \d+ migrations apply cleanly to an empty database/);
     expect(res.out).toContain('deploy --dry-run: ok');
+    // Without the settings a deploy needs, the dry run says where a real one would stop.
+    expect(res.out).toContain(
+      'not set: DATABASE_URL, UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, WORKER_SECRET, CLOUDFLARE_API_TOKEN — a real deploy would stop here',
+    );
+  }, 120_000);
+
+  it('fails on a setting that is set but wrong, before bundling, in one line', async () => {
+    const res = await node('scripts/deploy/deploy.ts', ['--dry-run'], {
+      DATABASE_URL: 'mysql://nope',
+      OCR_ENGINE: 'google_vision',
+    });
+    expect(res.code).toBe(1);
+    expect(res.err).toMatch(/^deploy: invalid settings: DATABASE_URL .*GOOGLE_VISION_API_KEY is not set/);
+    expect(res.out).not.toContain('==> bundles');
   }, 120_000);
 });

@@ -20,7 +20,7 @@ import { enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
 import { emptyDrainReport } from '../../src/jobs/drain.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
-import { describeWithService, serviceUrls } from '../harness/services.ts';
+import { describeWithService, redisTestPrefix, serviceUrls } from '../harness/services.ts';
 
 const WORKER_SECRET = 'workers-test-secret-0123456789';
 
@@ -43,7 +43,8 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
     const output: string[] = [];
     const clients: Client[] = [];
 
-    const keyPrefix = () => `chambers-wt-${dbName}:`;
+    const prefix = redisTestPrefix('workers');
+    const keyPrefix = () => prefix;
     const url = () => {
       if (!dev) throw new Error('wrangler dev did not start');
       return dev.url;
