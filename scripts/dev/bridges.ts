@@ -5,8 +5,9 @@
  *   npm run bridges
  *
  * which listens on UPSTASH_BRIDGE_PORT (default 8079) and NEON_PROXY_PORT (default 8078), uses
- * UPSTASH_BRIDGE_TOKEN (default "chambers-local") and TEST_REDIS_URL, prints the addresses to put in
- * .dev.vars, and stops on Ctrl-C.
+ * UPSTASH_BRIDGE_TOKEN (default "chambers-local"), KV_PREFIX (keys under chambers-<prefix>:, default none)
+ * and TEST_REDIS_URL, prints the addresses to put in .dev.vars, and stops on Ctrl-C. A taken port is one line
+ * naming the variables to set.
  */
 import { pathToFileURL } from 'node:url';
 import { type NeonWsProxy, startNeonWsProxy } from './neon_ws_proxy.ts';
@@ -56,10 +57,19 @@ function portFromEnv(name: string, fallback: number): number {
 }
 
 async function main(): Promise<void> {
+  const upstashPort = portFromEnv('UPSTASH_BRIDGE_PORT', 8079);
+  const neonPort = portFromEnv('NEON_PROXY_PORT', 8078);
   const bridges = await startBridges({
-    upstashPort: portFromEnv('UPSTASH_BRIDGE_PORT', 8079),
-    neonPort: portFromEnv('NEON_PROXY_PORT', 8078),
+    upstashPort,
+    neonPort,
     token: process.env.UPSTASH_BRIDGE_TOKEN || 'chambers-local',
+    // Another checkout's bridges on the same Redis keep their keys apart under their own KV_PREFIX.
+    ...(process.env.KV_PREFIX ? { keyPrefix: `chambers-${process.env.KV_PREFIX}:` } : {}),
+  }).catch((e: unknown) => {
+    if ((e as { code?: unknown } | null)?.code !== 'EADDRINUSE') throw e;
+    throw new Error(
+      `Port ${upstashPort} or ${neonPort} is already taken (another checkout's bridges?): set UPSTASH_BRIDGE_PORT and NEON_PROXY_PORT to free ports (0 picks any) and put the printed addresses in .dev.vars.`,
+    );
   });
   console.log(`Upstash REST bridge: UPSTASH_REDIS_REST_URL=${bridges.upstash.url}`);
   console.log(`                     UPSTASH_REDIS_REST_TOKEN=${bridges.upstash.token}`);

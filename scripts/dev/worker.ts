@@ -6,16 +6,20 @@
  *   wrangler dev --local --ip 127.0.0.1 --port 8787 --var DATABASE_URL:... --var NEON_WS_PROXY:... ...
  *
  * Settings: DEV_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chambers_dev), PORT (8787),
- * TEST_REDIS_URL (the Redis behind the bridge). `startWorkerDev()` is also used by test/workers.
+ * KV_PREFIX (dev: the Worker's key prefix, and the bridge's), TEST_REDIS_URL (the Redis behind the bridge).
+ * The agents' tokens are kept in DATA_DIR/dev-worker-tokens.json and reused on the next start. `startWorkerDev()` is also used by test/workers.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AGENT_NAMES } from '../../src/agents/grants.ts';
-import { mintToken } from '../../src/auth/tokens.ts';
+import { agentForTokenHash, mintToken, tokenHash } from '../../src/auth/tokens.ts';
 import { ensurePostgresDatabase } from '../../src/db/ensure.ts';
 import { migrateDb } from '../../src/db/migrate.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
+import type { Db } from '../../src/db/types.ts';
 import { offlineEnv, wranglerBin } from '../deploy/wrangler.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -179,8 +183,43 @@ async function startWorkerDevOnce(options: WorkerDevOptions): Promise<WorkerDev>
   return { url, child, stop };
 }
 
+interface DevTokens {
+  list: [string, string][];
+  minted: number;
+}
+
+/**
+ * One token per agent for this dev database, kept in a file (mode 600, under the git-ignored data directory)
+ * so a restart reuses them instead of minting five more; a kept token that no longer works (revoked,
+ * another database) is replaced.
+ */
+async function devTokens(db: Db, file: string, databaseUrl: string): Promise<DevTokens> {
+  const kept = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as { databaseUrl?: string; tokens?: Record<string, string> })
+    .catch(() => ({}) as { databaseUrl?: string; tokens?: Record<string, string> });
+  const previous = kept.databaseUrl === databaseUrl ? (kept.tokens ?? {}) : {};
+  const list: [string, string][] = [];
+  let minted = 0;
+  for (const agent of AGENT_NAMES) {
+    const old = previous[agent];
+    if (old !== undefined && (await agentForTokenHash(db, tokenHash(old))) === agent) {
+      list.push([agent, old]);
+      continue;
+    }
+    list.push([agent, await mintToken(db, agent, 'npm run dev:worker')]);
+    minted++;
+  }
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify({ databaseUrl, tokens: Object.fromEntries(list) }, null, 2), {
+    mode: 0o600,
+  });
+  return { list, minted };
+}
+
 async function main(): Promise<void> {
   const { startBridges } = await import('./bridges.ts');
+  // Keys of this dev server live under their own prefix, so two checkouts can share one Redis.
+  const kvPrefix = process.env.KV_PREFIX || 'dev';
   const databaseUrl = process.env.DEV_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/chambers_dev';
   const port = Number(process.env.PORT || 8787);
   const dbHost = new URL(databaseUrl).hostname;
@@ -192,16 +231,16 @@ async function main(): Promise<void> {
 
   await ensurePostgresDatabase(databaseUrl);
   const handle = openPostgres(databaseUrl, { max: 1 });
-  const tokens: [string, string][] = [];
+  const tokensFile = resolve(root, process.env.DATA_DIR || '.data', 'dev-worker-tokens.json');
+  let tokens: DevTokens;
   try {
     await migrateDb(handle);
-    for (const agent of AGENT_NAMES)
-      tokens.push([agent, await mintToken(handle.db, agent, 'npm run dev:worker')]);
+    tokens = await devTokens(handle.db, tokensFile, databaseUrl);
   } finally {
     await handle.close();
   }
 
-  const bridges = await startBridges({ keyPrefix: 'chambers-dev:' });
+  const bridges = await startBridges({ keyPrefix: `chambers-${kvPrefix}:` });
   let dev: WorkerDev;
   try {
     dev = await startWorkerDev({
@@ -209,6 +248,7 @@ async function main(): Promise<void> {
       neonProxy: bridges.neon.host,
       upstash: { url: bridges.upstash.url, token: bridges.upstash.token },
       port,
+      vars: { KV_PREFIX: kvPrefix },
     });
   } catch (err) {
     await bridges.close();
@@ -220,12 +260,13 @@ async function main(): Promise<void> {
   console.log(
     `  Upstash bridge ${bridges.upstash.url} → ${process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'}`,
   );
-  console.log('  tokens (shown once):');
-  for (const [agent, t] of tokens) console.log(`    ${agent.padEnd(10)} ${t}`);
+  console.log(`  key prefix ${kvPrefix} (KV_PREFIX)`);
+  console.log(`  tokens (${tokens.minted} new; kept in ${tokensFile}, reused on the next start):`);
+  for (const [agent, t] of tokens.list) console.log(`    ${agent.padEnd(10)} ${t}`);
   console.log(
     `  mint more: DATABASE_URL=${databaseUrl} npm run token -- <agent>   (list and revoke the same way)`,
   );
-  const ceoToken = tokens.find(([a]) => a === 'ceo')?.[1] ?? '';
+  const ceoToken = tokens.list.find(([a]) => a === 'ceo')?.[1] ?? '';
   console.log(
     JSON.stringify(
       {

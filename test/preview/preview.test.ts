@@ -53,6 +53,15 @@ const databaseExists = async (name: string) => {
     await c.end();
   }
 };
+const admin = async (query: string) => {
+  const c = new pg.Client({ connectionString: serviceUrls.postgres });
+  await c.connect();
+  try {
+    await c.query(query);
+  } finally {
+    await c.end();
+  }
+};
 const redisKeys = async (pattern: string) => {
   const redis = new Redis(serviceUrls.redis);
   try {
@@ -86,8 +95,13 @@ describeWithService('postgres', 'npm run preview', () => {
       const branch = `test/local-${run}`;
       const slug = slugOf(branch);
       const env = { PREVIEW_STATE_DIR: state };
+      // Another checkout's template (other migrations) is not this checkout's to drop.
+      const foreign = `chambers_preview_template_${run}other`;
+      await admin(`create database ${foreign}`);
       const up = await preview(['up', branch], env);
       expect(up.code, up.err).toBe(0);
+      expect(await databaseExists(foreign)).toBe(true);
+      await admin(`drop database ${foreign}`);
       const url = /^Preview \S+: (http:\/\/127\.0\.0\.1:\d+)\/mcp$/m.exec(up.out)?.[1];
       const token = tokenOf(up.out, 'ceo');
       expect(url).toBeDefined();
@@ -105,6 +119,10 @@ describeWithService('postgres', 'npm run preview', () => {
         });
         await client.close();
         expect((result.structuredContent as { ok: boolean }).ok).toBe(true);
+        // An update of the running preview restarts it on the same URL.
+        const again = await preview(['up', branch], env);
+        expect(again.code, again.err).toBe(0);
+        expect(again.out).toContain(`${url}/mcp`);
         // The idempotency record went under the preview's prefix.
         expect((await redisKeys(`${slug}:*`)).length).toBeGreaterThan(0);
         expect(await databaseExists(`chambers_preview_${slug.replaceAll('-', '_')}`)).toBe(true);

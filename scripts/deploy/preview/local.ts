@@ -23,7 +23,8 @@ const TEMPLATE_PREFIX = 'chambers_preview_template';
 
 /**
  * The template for this set of migrations, named by their hash: a template migrated by another checkout's
- * migrations (another branch, renumbered files) is never reused, and older templates are dropped.
+ * migrations (another branch, renumbered files) is never reused. Older templates this checkout made (listed
+ * in its state directory) are dropped; other checkouts' templates are theirs to drop.
  */
 async function currentTemplate(): Promise<string> {
   const dir = join(root, 'drizzle');
@@ -35,17 +36,17 @@ async function currentTemplate(): Promise<string> {
     hash.update(entry.slice(dir.length)).update(await readFile(entry));
   }
   const name = `${TEMPLATE_PREFIX}_${hash.digest('hex').slice(0, 12)}`;
+  const made = join(stateDir(), 'templates.json');
+  const ours = await readFile(made, 'utf8')
+    .then((t) => JSON.parse(t) as string[])
+    .catch(() => [] as string[]);
   await admin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>(
-      'select datname from pg_database where datname like $1',
-      [`${TEMPLATE_PREFIX}%`],
-    );
-    for (const { datname } of rows) {
-      // Names come from this function (lower-case hex), so quoting them in DDL is safe.
-      if (datname !== name)
-        await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+    for (const datname of ours.filter((n) => n !== name && /^[a-z0-9_]+$/.test(n))) {
+      // Names come from this function (lower-case hex, checked above), so quoting them in DDL is safe.
+      await c.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
     }
   });
+  await writeFile(made, JSON.stringify([name]));
   return name;
 }
 
@@ -61,6 +62,8 @@ interface LocalState {
   branch: string;
   pid: number;
   database: string;
+  /** The port it serves on: PREVIEW_PORT, else the port of its last run, else a free one. */
+  port?: number;
   url?: string;
   error?: string;
 }
@@ -110,6 +113,14 @@ async function stopHost(pid: number): Promise<void> {
 export async function localUp(slug: string, branch: string): Promise<PreviewUp> {
   await mkdir(stateDir(), { recursive: true });
   const existing = await readState(slug);
+  // An update keeps its URL: the port of the last run, unless PREVIEW_PORT names one.
+  const port = process.env.PREVIEW_PORT
+    ? Number(process.env.PREVIEW_PORT)
+    : existing?.url !== undefined
+      ? Number(new URL(existing.url).port)
+      : 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PREVIEW_PORT must be a port number, got ${process.env.PREVIEW_PORT}`);
   if (existing?.url !== undefined && alive(existing.pid)) {
     // An update of a running preview: the database stays; the host restarts on the current code.
     await stopHost(existing.pid);
@@ -142,7 +153,7 @@ export async function localUp(slug: string, branch: string): Promise<PreviewUp> 
   if (pid === undefined) throw new Error('the preview host could not be started');
   await writeFile(
     statePath(slug),
-    JSON.stringify({ slug, branch, pid, database: name } satisfies LocalState),
+    JSON.stringify({ slug, branch, pid, database: name, port } satisfies LocalState),
   );
   for (let i = 0; ; i++) {
     const state = await readState(slug);
@@ -171,7 +182,7 @@ export async function localHost(slug: string): Promise<void> {
       databaseUrl: dbUrl(state.database),
       neonProxy: bridges.neon.host,
       upstash: { url: bridges.upstash.url, token: bridges.upstash.token },
-      port: 0,
+      port: state.port ?? 0,
       persistTo: join(stateDir(), `${slug}.wrangler`),
       vars: { KV_PREFIX: slug, LOG_LEVEL: 'info' },
     });
