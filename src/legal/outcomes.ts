@@ -160,6 +160,11 @@ const CLOSING =
 const REVIEW = /ערעור|מערער|עתיר|עותר|בית\s+(?:ה)?משפט|בימ|ביהמ|קמא/u;
 
 const APPEAL = /ערר|ערעור|עתיר|רשות|עת.מ|עמ.נ/u;
+/** The parties a petition names, and an appellant (an appeal from a court reviews its judgment on a claim). */
+const PETITIONER = /(?<![א-ת])ו?ה?עותר(?:ת|ים|ות)?(?![א-ת])/u;
+const APPELLANT = /מערער/u;
+const CLAIM_NOUN = /(?<![א-ת])ו?ה?(?:תביע|תובענ)/u;
+const COURT = new RegExp(`בית\\s+(?:ה)?משפט|בי?ה?מ${Q}ש|פסק\\s+(?:ה)?דין`, 'u');
 
 /** For each position, whether it is inside a quotation (ASCII or typographic marks, gershayim between
  * letters aside); a line break closes any. One pass, so a long text with many mentions stays linear. */
@@ -296,7 +301,12 @@ export function readOutcome(text: string): OutcomeReading {
   const chosen = (closing === -1 ? undefined : own.find((m) => m.span.start > closing)) ?? own.at(-1);
   // The decision under review is the one on an appeal or petition; a permit or claim refused before it is
   // the fallback («הוועדה המקומית דחתה את הבקשה … ועדת הערר דחתה את הערר»).
-  const recited = all.filter((m) => m.role === 'prior');
+  // A petition reviews an authority's or a committee's decision, never a court's judgment on a claim: a claim
+  // a court is said to have accepted or rejected («קיבל בית המשפט את תביעת הפינוי») is history there.
+  const petition = PETITIONER.test(text) && !APPELLANT.test(text);
+  const judgedClaim = (m: OutcomeMention) =>
+    CLAIM_NOUN.test(m.span.text) && COURT.test(text.slice(Math.max(0, m.span.start - 80), m.span.end));
+  const recited = all.filter((m) => m.role === 'prior' && !(petition && judgedClaim(m)));
   const prior = recited.find((m) => APPEAL.test(m.span.text)) ?? recited[0];
   return {
     own: chosen === undefined ? null : { value: chosen.value, span: chosen.span },
