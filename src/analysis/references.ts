@@ -66,9 +66,13 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       const kind = section.of === 'regulations' ? 'regulation' : 'statute';
       const owner = ownerOf(section, page, kind, statutes);
       const word = kind === 'regulation' ? 'תקנה' : "ס'";
-      const schedule = section.schedule ?? scheduleByContext(section, text, owner);
+      const schedule = section.schedule ?? scheduleByContext(section, pages, page, owner);
       const scope = owner === null ? '' : schedule === null ? `${owner} ` : `${owner} ${schedule} `;
-      const bare = owner === PLANNING_LAW.key && section.schedule === null && section.follows === null;
+      const bare =
+        owner === PLANNING_LAW.key &&
+        section.schedule === null &&
+        section.follows === null &&
+        !section.bareSchedule;
       for (const p of section.paths) {
         const key = `${scope}${word} ${p.path}`;
         if (bare) bareSections.push({ index: out.length, path: p.path, schedule });

@@ -15,7 +15,13 @@ import {
   statuteName,
   statuteWordOf,
 } from './statute_names.ts';
-import { type FoundSection, type FoundStatute, findNamedStatutes, findStatutes } from './statutes.ts';
+import {
+  type FoundSection,
+  type FoundStatute,
+  findNamedStatutes,
+  findSchedules,
+  findStatutes,
+} from './statutes.ts';
 import { Q } from './text.ts';
 
 export interface Placed<T> {
@@ -164,12 +170,33 @@ const THIRD_SCHEDULE = 'התוספת השלישית';
 const THIRD_SCHEDULE_LAST = 21;
 const LEVY_CUE = /(?<![א-ת])(?:ו|ו?[בלמהש])?(?:פטור|הפטור|היטל|השבחה|ההשבחה)(?![א-ת])/;
 
-/** The schedule a bare section of the Planning and Building Law is of by its context, or null. */
-export function scheduleByContext(section: FoundSection, text: string, owner: string | null): string | null {
-  if (owner !== PLANNING_LAW.key || section.schedule !== null || section.follows !== null) return null;
+const LEVY = /היטל(?:י)?\s+(?:ה)?השבחה/;
+
+/**
+ * The schedule a section of the Planning and Building Law is of by its context, or null: for «סעיף 4 לתוספת»
+ * the schedule named last before it on the page, else the Third Schedule in a document about the levy; for a
+ * bare section, the Third Schedule when an exemption or the levy is named beside it.
+ */
+export function scheduleByContext(
+  section: FoundSection,
+  pages: readonly string[],
+  page: number,
+  owner: string | null,
+): string | null {
+  const text = pages[page - 1] ?? '';
+  if (owner !== PLANNING_LAW.key || section.schedule !== null) return null;
+  if (section.bareSchedule) {
+    const named = findSchedules(text.slice(0, section.start)).at(-1)?.name;
+    return named ?? (pages.some((p) => LEVY.test(p)) ? THIRD_SCHEDULE : null);
+  }
+  if (section.follows !== null) return null;
   const low = section.paths.every((p) => Number(/^\d+/.exec(p.path)?.[0] ?? 0) <= THIRD_SCHEDULE_LAST);
   if (!low) return null;
-  const before = text.slice(Math.max(0, section.start - 60), section.start).split(/[.;!?\n]/).pop() ?? '';
+  const before =
+    text
+      .slice(Math.max(0, section.start - 60), section.start)
+      .split(/[.;!?\n]/)
+      .pop() ?? '';
   const after = text.slice(section.end, section.end + 30).split(/[.;!?\n]/)[0] ?? '';
   return LEVY_CUE.test(before) || LEVY_CUE.test(after) ? THIRD_SCHEDULE : null;
 }

@@ -46,9 +46,9 @@ const MIRRORED = new RegExp(
 );
 /** A plan named by its kind's abbreviation and a number: תג"פ 279 (a development-boundary plan). */
 const ABBREVIATED = new RegExp(`(?<![א-ת])(?:[ובהלמש]{1,2})?(תג${Q}{1,2}פ)\\s*(\\d{1,6})(?![\\d/])`, 'gd');
-/** A national or district outline plan spelled out: «תכנית מתאר ארצית 10/ד/10», «תכנית המתאר המחוזית 5». */
+/** A national or district outline plan spelled out: «תכנית מתאר ארצית 10/ד/10», «תכנית המתאר המחוזית (תמ"מ) 5». */
 const SPELLED = new RegExp(
-  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית)\\s+ה?מי?תאר\\s+ה?(ארצית|מחוזית)(?:\\s+מס(?:${Q}|פר|\\.))?\\s*[:.]?\\s*` +
+  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית)\\s+ה?מי?תאר\\s+ה?(ארצית|מחוזית)(?:\\s*\\([^()\\d]{1,10}\\))?(?:\\s+מס(?:${Q}|פר|\\.))?\\s*[:.]?\\s*` +
     `(\\d{1,4}(?:\\s?\\/\\s?(?:\\d{1,4}|[א-ת](?![א-ת])))*)(?![\\d/]|[.,]\\d)`,
   'gd',
 );
