@@ -23,8 +23,10 @@ const LIST = `${ITEM}(?:${SEP}${ITEM})*`;
 // «חלקה (חדשה) 44», «חלקה מס' 44»: a remark in parentheses or the word number between the word and the list.
 const NO = `(?:\\([^()\\d]{1,12}\\)\\s*)?(?:מס(?:${Q}|פר)\\s*)?`;
 // After a block, «ח' 12» is its parcel too (the abbreviation of חלקה).
-const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח|ח${Q}(?![א-ת${Q.slice(1, -1)}]))`;
-const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
+// Part of a parcel is that parcel: «ח"ח 12», «חלקי חלקות 12 ו-13», «חלק מחלקה 12».
+const PART_OF = `חלקי\\s+חלק(?:ה|ות)|חלק\\s+מ(?:ה)?חלק(?:ה|ות)`;
+const PARCEL_WORD = `(?:${PART_OF}|ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח|ח${Q}(?![א-ת${Q.slice(1, -1)}]))`;
+const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:${PART_OF}|חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
 /** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
 const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
 // A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match; a fiscal block (גוש שומה 2)

@@ -55,7 +55,7 @@ const SPELLED = new RegExp(
 /** The word plan (and what qualifies it: «המתאר המקומית של גילה מס'») before a number without a prefix. */
 const BARE = new RegExp(
   `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית|תב${Q}{1,2}ע)(?:\\s+(?:ה?(?:מתאר|מיתאר|מפורטת|מקומית|מחוזית|בני?ין\\s+עיר)|מס(?:${Q}|פר|\\.)|של\\s+[א-ת]{2,}(?:\\s+[א-ת]{2,})?(?=\\s+מס(?:${Q}|פר|\\.))))*\\s*[:.]?\\s*` +
-    `(\\d{1,6}(?: ?\\/ ?(?:\\d{1,6}|[א-ת](?![א-ת]))){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
+    `(\\d{1,6}(?:[א-ת](?![א-ת]))?(?: ?\\/ ?(?:\\d{1,6}|[א-ת](?![א-ת]))){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
   'gd',
 );
 /** An exhibit mark: a letter or two, a slash and a short number, alone in parentheses ((ת/1), (מש/3)). */
@@ -178,7 +178,7 @@ export function barePlanAliases(
   const list = [...keys];
   const all = [...new Set(list)];
   const count = (k: string) => list.filter((x) => x === k).length;
-  const isBare = (k: string) => /^\d[\d/]*$/.test(k);
+  const isBare = (k: string) => /^\d[\d/א-ת]*$/.test(k);
   const blockSet = new Set([...blocks].map(String));
   const out = new Map<string, string | null>();
   const fullOf = (bare: string) => {

@@ -72,6 +72,11 @@ describe('plans the document tells apart', () => {
     expect(plans('תכנית של 1990 מ"ר')).toEqual([]);
   });
 
+  it('keeps a letter suffix on a bare plan number, a geresh dropped', () => {
+    expect(plans("לפי תכנית מס' 1038א' ותכנית 1200ב ולא לפי תכנית 45 מ\"ר")).toEqual(['1038א', '1200ב']);
+    expect(keysOf('חלה תכנית 310ג, היא תכנית רח/310ג.', 'plan')).toEqual(['רח/310ג']);
+  });
+
   it('reads a bare number written once with two neighbouring digits swapped as the plan written often', () => {
     const text =
       'השומה לפי תכנית 5163 נערכה; ראו שוב תכנית 5163 ותכנית בת/5163, ואילו לפי תכנית 5136 שולם כל ההיטל.';
@@ -124,6 +129,11 @@ describe('parcels and their block', () => {
     ]);
     // A former number with no parcel mention before it has no block.
     expect(parcels('הנכס, לשעבר חלקה 3, נמכר')).toEqual([]);
+  });
+
+  it('reads part of a parcel as that parcel', () => {
+    expect(parcels('הופקעו בגוש 6638 חלקי חלקות 12 ו-13')).toEqual(['גוש 6638 חלקה 12', 'גוש 6638 חלקה 13']);
+    expect(parcels('חלק מחלקה 7 בגוש 3040 הופקע')).toEqual(['גוש 3040 חלקה 7']);
   });
 
   it('reads a remark between the parcel word and its number, and a fiscal block after the parcels', () => {
