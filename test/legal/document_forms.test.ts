@@ -1,12 +1,11 @@
 // Forms whose reading depends on the rest of the document: a section the statute named before cannot have, a
 // bare levy section, a spelled-out outline plan, a misprinted or a block number read as a plan, a parcel's
-// former number, a court's judgment on a claim recited in a petition. Fixtures are sentences written for
+// former number. Fixtures are sentences written for
 // these tests.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extractReferences } from '../../src/analysis/references.ts';
 import { hasSection } from '../../src/legal/attribution.ts';
-import { readOutcome } from '../../src/legal/outcomes.ts';
 import { findParcels, parcelKeys } from '../../src/legal/parcels.ts';
 import { barePlanAliases, findPlans } from '../../src/legal/plans.ts';
 
@@ -159,20 +158,5 @@ describe('parcels and their block', () => {
         },
       ),
     );
-  });
-});
-
-describe('the decision under review in a petition', () => {
-  it('is not a court’s judgment on a claim recited in the history', () => {
-    const text =
-      'העותר מחזיק במקרקעין. ביום 1.2.2003 ניתן פסק דין שבמסגרתו קיבל בית המשפט את התביעה לסילוק יד. ' +
-      'העתירה מופנית נגד החלטת הרשות להקצות את השטח לאחר.';
-    expect(readOutcome(text).prior).toBeNull();
-    // In an appeal from that court, the same judgment is the one under review.
-    const appeal = text.replace('העותר', 'המערער').replace('העתירה מופנית', 'הערעור מופנה');
-    expect(readOutcome(appeal).prior?.value).toBe('full_acceptance');
-    // A committee's decision on a claim stays under review in a petition.
-    const committee = 'העתירה מופנית נגד החלטת הוועדה, בגדרה נדחתה תביעת הפיצויים של העותרת.';
-    expect(readOutcome(committee).prior?.value).toBe('rejection');
   });
 });
