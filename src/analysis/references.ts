@@ -3,7 +3,7 @@
 // with a bare «לחוק» (or none) belongs to the statute named last before it, else to the Planning and
 // Building Law; a bare «לתקנות» to the regulations named last (none named: left out rather than guessed).
 import type { ReferenceKind } from '../db/schema/analysis.ts';
-import { ownerOf, readStatutes } from '../legal/attribution.ts';
+import { ownerOf, readStatutes, scheduleByContext } from '../legal/attribution.ts';
 import { findParcels, parcelKeys } from '../legal/parcels.ts';
 import { barePlanAliases, findPlans } from '../legal/plans.ts';
 import { type FoundSection, findSchedules, findSections, PLANNING_LAW } from '../legal/statutes.ts';
@@ -37,7 +37,11 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
     out.push({ kind: item.kind, key: item.key, page, start: item.start, end: item.end, text: item.text });
   }
   const { lastNamed, statuteAt } = statutes;
-  const aliases = barePlanAliases(pages.flatMap((text) => findPlans(text).map((p) => p.key)));
+  const bareSections: { index: number; path: string; schedule: string | null }[] = [];
+  const aliases = barePlanAliases(
+    pages.flatMap((text) => findPlans(text).map((p) => p.key)),
+    pages.flatMap((text) => findParcels(text).map((p) => p.block)),
+  );
 
   pages.forEach((text, i) => {
     const page = i + 1;
@@ -62,17 +66,17 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       const kind = section.of === 'regulations' ? 'regulation' : 'statute';
       const owner = ownerOf(section, page, kind, statutes);
       const word = kind === 'regulation' ? 'תקנה' : "ס'";
-      const scope =
-        owner === null ? '' : section.schedule === null ? `${owner} ` : `${owner} ${section.schedule} `;
+      const schedule = section.schedule ?? scheduleByContext(section, pages, page, owner);
+      const scope = owner === null ? '' : schedule === null ? `${owner} ` : `${owner} ${schedule} `;
+      const bare =
+        owner === PLANNING_LAW.key &&
+        section.schedule === null &&
+        section.follows === null &&
+        !section.bareSchedule;
       for (const p of section.paths) {
-        out.push({
-          kind: 'section',
-          key: `${scope}${word} ${p.path}`,
-          page,
-          start: p.start,
-          end: p.end,
-          text: p.text,
-        });
+        const key = `${scope}${word} ${p.path}`;
+        if (bare) bareSections.push({ index: out.length, path: p.path, schedule });
+        out.push({ kind: 'section', key, page, start: p.start, end: p.end, text: p.text });
       }
     }
     for (const schedule of findSchedules(text)) {
@@ -95,7 +99,9 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       });
     }
     for (const plan of findPlans(text)) {
-      const key = aliases.get(plan.key) ?? plan.key;
+      const alias = aliases.get(plan.key);
+      if (alias === null) continue;
+      const key = alias ?? plan.key;
       out.push({ kind: 'plan', key, page, start: plan.start, end: plan.end, text: plan.text });
     }
     for (const parcel of findParcels(text)) {
@@ -104,5 +110,12 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       }
     }
   });
+  // A bare section the context put in a schedule once is that schedule's wherever else it is written bare.
+  for (const b of bareSections) {
+    const schedule = bareSections.find((o) => o.path === b.path && o.schedule !== null)?.schedule;
+    const ref = out[b.index];
+    if (b.schedule === null && typeof schedule === 'string' && ref !== undefined)
+      ref.key = `${PLANNING_LAW.key} ${schedule} ס' ${b.path}`;
+  }
   return out.sort((a, b) => a.page - b.page || a.start - b.start || a.key.localeCompare(b.key));
 }

@@ -88,7 +88,7 @@ const RULES: readonly { name: OutcomeRule; re: RegExp }[] = [
   {
     name: 'decided',
     re: new RegExp(
-      `${START}${ACTIVE}${END}(?:\\s+(?:חלקית|באופן\\s+חלקי))?(?:${SHAF}\\s+${OBJECT}|(?:\\s+[^\\s.;:!?]+){1,7}?\\s+את\\s+(?<noun2>${NOUN})${END})${SHAF}${QUAL}${REST}`,
+      `${START}${ACTIVE}${END}(?:\\s+(?<pq>חלקית|באופן\\s+חלקי))?(?:${SHAF}\\s+${OBJECT}|(?:\\s+[^\\s.;:!?]+){1,7}?\\s+את\\s+(?<noun2>${NOUN})${END})${SHAF}${QUAL}${REST}`,
       'gu',
     ),
   },
@@ -96,7 +96,7 @@ const RULES: readonly { name: OutcomeRule; re: RegExp }[] = [
   {
     name: 'resolved',
     re: new RegExp(
-      `${START}ו?(?<verb>לקבל|לדחות|לסלק)${END}(?:\\s+(?:חלקית|באופן\\s+חלקי))?${SHAF}\\s+${OBJECT}${SHAF}${QUAL}${REST}`,
+      `${START}ו?(?<verb>לקבל|לדחות|לסלק)${END}(?:\\s+(?<pq>חלקית|באופן\\s+חלקי))?${SHAF}\\s+${OBJECT}${SHAF}${QUAL}${REST}`,
       'gu',
     ),
   },
@@ -160,6 +160,18 @@ const CLOSING =
 const REVIEW = /ערעור|מערער|עתיר|עותר|בית\s+(?:ה)?משפט|בימ|ביהמ|קמא/u;
 
 const APPEAL = /ערר|ערעור|עתיר|רשות|עת.מ|עמ.נ/u;
+/** The parties a petition names, and an appellant (an appeal from a court reviews its judgment on a claim). */
+const PETITIONER = /(?<![א-ת])ו?ה?עותר(?:ת|ים|ות)?(?![א-ת])/u;
+const APPELLANT = /מערער/u;
+const RECITED_AFTER = new RegExp(
+  `^\\s*(?:(?:על[\\s-]*ידי|ע${Q}י|בידי)\\s+(?:ה)?(?:ו?ועד|בית|בימ|ביהמ|השופט|כב|השמאי)|.*(?:ומכאן|מכאן|על\\s+כך)\\s+(?:ה)?(?:ערעור|עתיר|בקש|ערר))`,
+  'u',
+);
+const OBJECTOR = /(?<![א-ת])ו?ה?עורר(?:ת|ים|ות)?(?![א-ת])/u;
+/** A decision of another body, or its own («החלטת ועדת הערר», «בהחלטתה מיום …»), before an infinitive. */
+const DECISION_OF = /(?:^|[\s(])ו?ה?ב?ה?החלט(?:ת|תה|תו|תם|תן)(?![א-ת])(?:\s+\S+){0,12}\s*,?\s*$/u;
+const CLAIM_NOUN = /(?<![א-ת])ו?ה?(?:תביע|תובענ)/u;
+const COURT = new RegExp(`בית\\s+(?:ה)?משפט|בי?ה?מ${Q}ש|פסק\\s+(?:ה)?דין`, 'u');
 
 /** For each position, whether it is inside a quotation (ASCII or typographic marks, gershayim between
  * letters aside); a line break closes any. One pass, so a long text with many mentions stays linear. */
@@ -206,11 +218,14 @@ export function findOutcomes(text: string): OutcomeMention[] {
     400,
   );
   const inQuote = quotations(text);
+  // The document is an appeal or a petition (its parties appellants or petitioners, none an appellant to a
+  // committee): then a ערר it names is a committee's, under review.
+  const reviewing = (APPELLANT.test(text) || PETITIONER.test(text)) && !OBJECTOR.test(text);
   const out: OutcomeMention[] = [];
   let taken = -1;
   for (const r of raw) {
     if (r.start < taken) continue;
-    const mention = judge(text, r, closing, firstParagraph, inQuote);
+    const mention = judge(text, r, closing, firstParagraph, inQuote, reviewing);
     if (mention === null) continue;
     out.push(mention);
     taken = r.end;
@@ -224,6 +239,7 @@ function judge(
   closing: number,
   firstParagraph: number,
   inQuote: Uint8Array,
+  reviewing: boolean,
 ): OutcomeMention | null {
   const g = r.groups;
   const verb = g.verb ?? g.verb2 ?? '';
@@ -247,15 +263,16 @@ function judge(
   if (/^(?:ו?זו|זאת)/u.test(after.trim()) && /בקש/u.test(noun)) return null;
   const negated =
     g.neg !== undefined || (r.rule === 'resolved' || r.rule === 'decided' ? NEGATION.test(clause) : false);
-  if (
+  const resolvedBy =
     r.rule === 'resolved' &&
-    !negated &&
-    !/(?:^|\s)(?:יש|הננו|החלטנו|החלטתי|מחליטים|מחליטה|מחליט|אציע|מציע|מציעה|הייתי\s+מציע\S*|ראינו|מצאנו|מצאתי|ראיתי|הוחלט|מורים|הגענו\s+\S+\s+מסקנה\s+כי\s+יש|החליט\S*)(?:\s+\S+){0,3}\s*$/u.test(
+    /(?:^|\s)(?:יש|הננו|החלטנו|החלטתי|מחליטים|מחליטה|מחליט|אציע|מציע|מציעה|הייתי\s+מציע\S*|ראינו|מצאנו|מצאתי|ראיתי|הוחלט|מורים|הגענו\s+\S+\s+מסקנה\s+כי\s+יש|החליט\S*)(?:\s+\S+){0,3}\s*$/u.test(
       clause,
-    )
-  )
-    return null;
-  const value = outcomeOfVerb(verb, g.qual, negated);
+    );
+  // «ערעור על החלטת ועדת הערר … לדחות את הערר»: the infinitive of another body's decision, recited.
+  const decisionOf = r.rule === 'resolved' && !resolvedBy && DECISION_OF.test(sentence);
+  if (r.rule === 'resolved' && !negated && !resolvedBy && !decisionOf) return null;
+  // «קיבלה באופן חלקי את הערר»: the part written between the verb and its object.
+  const value = outcomeOfVerb(verb, g.qual ?? g.pq, negated);
   if (value === null) return null;
   const span = { start: r.start, end: r.end, text: text.slice(r.start, r.end) };
   const inClosing = closing !== -1 && r.start > closing;
@@ -275,7 +292,8 @@ function judge(
   )
     // The outcome of a precedent cited in the sentence («בעע״מ 1234/19 … שם נדחה הערעור»): neither.
     return null;
-  else if (r.rule === 'resolved' && /(?:^|\s)החליט(?:ה|ו)?(?:\s+\S+){0,3}\s*$/u.test(clause)) role = 'prior';
+  else if (decisionOf || (r.rule === 'resolved' && /(?:^|\s)החליט(?:ה|ו)?(?:\s+\S+){0,3}\s*$/u.test(clause)))
+    role = 'prior';
   else if (r.rule === 'decided' && PAST_ACTIVE.test(verb)) {
     // A digest opens with the committee's decision it reports: «ועדת הערר קיבלה את הערר…».
     const digest =
@@ -285,6 +303,10 @@ function judge(
     role = digest ? 'own' : 'prior';
   } else if (PAST_ONLY.test(verb) && !inClosing) role = 'prior';
   else if (!inClosing && /^(?:נדחה|התקבל)$/u.test(verb) && NARRATIVE.test(sentence)) role = 'prior';
+  // «נדחה על ידי ועדת הערר», «…, ומכאן הערעור»: a decision recited by its maker, or as what was appealed.
+  if (role === 'own' && RECITED_AFTER.test(after)) role = 'prior';
+  // An appeal or a petition is not itself a ערר: an appeals committee's ערר it names is the one under review.
+  if (role === 'own' && reviewing && /^(?:[וש]|כש)?ה?ערר/u.test(noun)) role = 'prior';
   return { value, role, rule: r.rule, span };
 }
 
@@ -296,7 +318,12 @@ export function readOutcome(text: string): OutcomeReading {
   const chosen = (closing === -1 ? undefined : own.find((m) => m.span.start > closing)) ?? own.at(-1);
   // The decision under review is the one on an appeal or petition; a permit or claim refused before it is
   // the fallback («הוועדה המקומית דחתה את הבקשה … ועדת הערר דחתה את הערר»).
-  const recited = all.filter((m) => m.role === 'prior');
+  // A petition reviews an authority's or a committee's decision, never a court's judgment on a claim: a claim
+  // a court is said to have accepted or rejected («קיבל בית המשפט את תביעת הפינוי») is history there.
+  const petition = PETITIONER.test(text) && !APPELLANT.test(text);
+  const judgedClaim = (m: OutcomeMention) =>
+    CLAIM_NOUN.test(m.span.text) && COURT.test(text.slice(Math.max(0, m.span.start - 80), m.span.end));
+  const recited = all.filter((m) => m.role === 'prior' && !(petition && judgedClaim(m)));
   const prior = recited.find((m) => APPEAL.test(m.span.text)) ?? recited[0];
   return {
     own: chosen === undefined ? null : { value: chosen.value, span: chosen.span },

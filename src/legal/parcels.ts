@@ -20,10 +20,13 @@ const ITEM = `${NUM}(?:\\s*${DASH}\\s*${NUM})?`;
 // «12, 13 ו-14», «125, 126, ו- 129»: a comma, a ו (with or without a dash, spaced or not), or both.
 const SEP = `\\s*(?:,\\s*ו\\s*${DASH}?|,|ו\\s*${DASH}?|או)\\s*`;
 const LIST = `${ITEM}(?:${SEP}${ITEM})*`;
-const NO = `(?:מס(?:${Q}|פר)\\s*)?`;
+// «חלקה (חדשה) 44», «חלקה מס' 44»: a remark in parentheses or the word number between the word and the list.
+const NO = `(?:\\([^()\\d]{1,12}\\)\\s*)?(?:מס(?:${Q}|פר)\\s*)?`;
 // After a block, «ח' 12» is its parcel too (the abbreviation of חלקה).
-const PARCEL_WORD = `(?:ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח|ח${Q}(?![א-ת${Q.slice(1, -1)}]))`;
-const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
+// Part of a parcel is that parcel: «ח"ח 12», «חלקי חלקות 12 ו-13», «חלק מחלקה 12».
+const PART_OF = `חלקי\\s+חלק(?:ה|ות)|חלק\\s+מ(?:ה)?חלק(?:ה|ות)`;
+const PARCEL_WORD = `(?:${PART_OF}|ב?חלק(?:ה|ות)|ב?ח${Q}{1,2}ח|ח${Q}(?![א-ת${Q.slice(1, -1)}]))`;
+const PARCEL_START = `(?<=(?:^|[^א-ת])(?:ו|ו?[בהכלמש])?)(?:${PART_OF}|חלק(?:ה|ות)|ח${Q}{1,2}ח)`;
 /** A list after the singular word is one item (a range at most): «חלקה 12, 540 מ"ר» names parcel 12 only. */
 const PLURAL = /חלקות\s*[:.]?\s*(?:מס)?/;
 // A prefix letter glued to the word (בגוש, כגוש, וגוש) is left out of the match; a fiscal block (גוש שומה 2)
@@ -36,8 +39,10 @@ const BLOCK_FIRST = new RegExp(
 );
 // Between the parcels and their block: a remark in parentheses («(בשלמות)»), a lot number («מגרש 485»).
 const BETWEEN = `(?:\\s*\\([^()]{1,30}\\))?(?:\\s*,?\\s*מגרש\\s*${NO}\\d{1,5}[א-ת]?)?`;
+// A dash left after the last parcel by mirrored extraction («ו1960-» for «ו-1960») is no range.
+const MIRRORED_DASH = `(?:\\s*${DASH}(?!\\s*\\d))?`;
 const PARCEL_FIRST = new RegExp(
-  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})${BETWEEN}\\s*,?\\s*(?:של\\s+|ב|ה)?גוש\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
+  `${PARCEL_START}\\s*[:.]?\\s*${NO}(${LIST})${MIRRORED_DASH}${BETWEEN}\\s*,?\\s*(?:של\\s+|ב|ה)?גוש(?:\\s+שומה)?\\s*[:.]?\\s*${NO}(${NUM})(?!\\d)`,
   'g',
 );
 const SLASHED = new RegExp(
@@ -112,7 +117,33 @@ export function findParcels(text: string): FoundParcel[] {
     add({ block: last.block, parcels: list, start: at, end: at + m[0].length, text: m[0] });
   }
   carryBlocks(text, found);
+  formerParcels(text, found);
   return found.sort((a, b) => a.start - b.start);
+}
+
+// «חלקה 40 (לשעבר חלקה 5)», «חלקה 40, בעבר חלקות 5 ו-6», «(חלקה 5 לשעבר)»: the parcel's former number.
+const FORMER = new RegExp(
+  `(?<![א-ת])(?:(?:לשעבר|בעבר|שלשעבר)\\s+${PARCEL_WORD}\\s*[:.]?\\s*${NO}(${LIST})|${PARCEL_WORD}\\s*${NO}(${LIST})\\s+לשעבר(?![א-ת]))`,
+  'g',
+);
+
+/** Gives a former parcel number written right after (or inside) a parcel mention that mention's block. */
+function formerParcels(text: string, found: FoundParcel[]): void {
+  FORMER.lastIndex = 0;
+  for (let m = FORMER.exec(text); m !== null; m = FORMER.exec(text)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    const of = found.find(
+      (f) =>
+        f.parcels.length > 0 &&
+        ((f.start <= at && at < f.end) || (f.end <= at && /^\s*,?\s*\(?\s*$/.test(text.slice(f.end, at)))),
+    );
+    const list = parcelList(m[1] ?? m[2] ?? '');
+    if (of === undefined || list === null) continue;
+    const parcels = list.filter((n) => !of.parcels.includes(n));
+    if (parcels.length > 0 && !found.some((f) => f !== of && at < f.end && f.start < end))
+      found.push({ block: of.block, parcels, start: at, end, text: m[0] });
+  }
 }
 
 // «חלקות 13 ו-14 באותו גוש», «חלקה 9 בגוש הנ"ל»: the block named last before.

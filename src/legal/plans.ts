@@ -46,10 +46,16 @@ const MIRRORED = new RegExp(
 );
 /** A plan named by its kind's abbreviation and a number: תג"פ 279 (a development-boundary plan). */
 const ABBREVIATED = new RegExp(`(?<![א-ת])(?:[ובהלמש]{1,2})?(תג${Q}{1,2}פ)\\s*(\\d{1,6})(?![\\d/])`, 'gd');
-/** The word plan (and what qualifies it) before a number without a prefix. */
+/** A national or district outline plan spelled out: «תכנית מתאר ארצית 10/ד/10», «תכנית המתאר המחוזית (תמ"מ) 5». */
+const SPELLED = new RegExp(
+  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית)\\s+ה?מי?תאר\\s+ה?(ארצית|מחוזית)(?:\\s*\\([^()\\d]{1,10}\\))?(?:\\s+מס(?:${Q}|פר|\\.))?\\s*[:.]?\\s*` +
+    `(\\d{1,4}(?:\\s?\\/\\s?(?:\\d{1,4}|[א-ת](?![א-ת])))*)(?![\\d/]|[.,]\\d)`,
+  'gd',
+);
+/** The word plan (and what qualifies it: «המתאר המקומית של גילה מס'») before a number without a prefix. */
 const BARE = new RegExp(
-  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית|תב${Q}{1,2}ע)(?:\\s+(?:מתאר|מיתאר|מפורטת|מקומית|מחוזית|בני?ין\\s+עיר|מס(?:${Q}|פר|\\.)))*\\s*[:.]?\\s*` +
-    `(\\d{1,6}(?: ?\\/ ?(?:\\d{1,6}|[א-ת](?![א-ת]))){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
+  `(?<![א-ת])(?:[ובהלמש]{1,2})?(?:תכנית|תוכנית|תב${Q}{1,2}ע)(?:\\s+(?:ה?(?:מתאר|מיתאר|מפורטת|מקומית|מחוזית|בני?ין\\s+עיר)|מס(?:${Q}|פר|\\.)|של\\s+[א-ת]{2,}(?:\\s+[א-ת]{2,})?(?=\\s+מס(?:${Q}|פר|\\.))))*\\s*[:.]?\\s*` +
+    `(\\d{1,6}(?:[א-ת](?![א-ת]))?(?: ?\\/ ?(?:\\d{1,6}|[א-ת](?![א-ת]))){0,3})(?![\\d/]|[.,]\\d|\\s*(?:מ${Q}{1,2}ר|%|₪|ש${Q}{1,2}ח|דונם|קומות|יח))`,
   'gd',
 );
 /** An exhibit mark: a letter or two, a slash and a short number, alone in parentheses ((ת/1), (מש/3)). */
@@ -86,6 +92,13 @@ export function findPlans(text: string): FoundPlan[] {
     const start = m.indices?.[1]?.[0] ?? m.index;
     const end = m.index + m[0].length;
     if (key !== null) add({ key, form: 'outline', start, end, text: text.slice(start, end) });
+  }
+  SPELLED.lastIndex = 0;
+  for (let m = SPELLED.exec(text); m !== null; m = SPELLED.exec(text)) {
+    const start = m.index;
+    const end = m.index + m[0].length;
+    const kind = m[1] === 'ארצית' ? 'תמ"א' : 'תמ"מ';
+    add({ key: `${kind} ${(m[2] ?? '').replace(/\s/g, '')}`, form: 'outline', start, end, text: m[0] });
   }
   LOCAL.lastIndex = 0;
   for (let m = LOCAL.exec(text); m !== null; m = LOCAL.exec(text)) {
@@ -136,16 +149,60 @@ export function findPlans(text: string): FoundPlan[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
+/** Two numbers of one length that differ by two neighbouring digits swapped (2783 and 2738). */
+const transposed = (a: string, b: string): boolean => {
+  if (a.length !== b.length || a.length < 3 || a === b) return false;
+  const at = [...a].findIndex((c, i) => c !== b[i]);
+  return (
+    at >= 0 &&
+    a[at] === b[at + 1] &&
+    a[at + 1] === b[at] &&
+    a.slice(at + 2) === b.slice(at + 2) &&
+    a[at] !== a[at + 1]
+  );
+};
+
 /**
- * A bare number that is the number of a plan named with its prefix in the same document («תכנית 2783» beside
- * «תא/2783», «תכנית 279» beside «תג"פ 279») is that plan: bare key → full key, when only one plan fits.
+ * The keys a document's plan mentions stand for (`keys` in reading order, one per mention; `blocks`, the block
+ * numbers the document names): bare key → full key, or null when the bare number is not a plan.
+ * - A bare number that is the number of a plan named with its prefix in the same document («תכנית 2783» beside
+ *   «תא/2783», «תכנית 279» beside «תג"פ 279») is that plan, when only one plan fits.
+ * - A bare number written once that is a plan written at least twice with two neighbouring digits swapped
+ *   («תכנית 2738» among several «2783») is that plan misprinted.
+ * - A bare number the document gives as a block («גוש 3700») is the block, not a plan.
  */
-export function barePlanAliases(keys: Iterable<string>): Map<string, string> {
-  const all = [...new Set(keys)];
-  const out = new Map<string, string>();
-  for (const bare of all.filter((k) => /^\d[\d/]*$/.test(k))) {
+export function barePlanAliases(
+  keys: Iterable<string>,
+  blocks: Iterable<number> = [],
+): Map<string, string | null> {
+  const list = [...keys];
+  const all = [...new Set(list)];
+  const count = (k: string) => list.filter((x) => x === k).length;
+  const isBare = (k: string) => /^\d[\d/א-ת]*$/.test(k);
+  const blockSet = new Set([...blocks].map(String));
+  const out = new Map<string, string | null>();
+  const fullOf = (bare: string) => {
     const full = all.filter((k) => k !== bare && (k.endsWith(`/${bare}`) || k.endsWith(` ${bare}`)));
-    if (full.length === 1 && full[0] !== undefined) out.set(bare, full[0]);
+    return full.length === 1 ? full[0] : undefined;
+  };
+  for (const bare of all.filter(isBare)) {
+    if (blockSet.has(bare)) out.set(bare, null);
+    else {
+      const full = fullOf(bare);
+      if (full !== undefined) out.set(bare, full);
+    }
+  }
+  for (const bare of all.filter((k) => isBare(k) && /^\d+$/.test(k) && !out.has(k) && count(k) === 1)) {
+    // Every key (bare or full) whose number is the swapped one, written more often than the misprint.
+    const numberOf = (k: string) => /(?:^|[/ ])(\d+)$/.exec(k)?.[1] ?? '';
+    const like = all.filter((k) => k !== bare && transposed(bare, numberOf(k)));
+    const numbers = new Set(like.map(numberOf));
+    const written = like.reduce((n, k) => n + count(k), 0);
+    const [number] = numbers;
+    if (numbers.size !== 1 || number === undefined || written < 2) continue;
+    const full = all.find((k) => !isBare(k) && numberOf(k) === number);
+    const target = full ?? (out.has(number) ? out.get(number) : number);
+    if (typeof target === 'string') out.set(bare, target);
   }
   return out;
 }

@@ -31,7 +31,16 @@ const KINDS: Record<string, string> = {
   בשא: 'בש"א',
   ערר: 'ערר',
   צא: 'צ"א',
+  // Building offences and their appeals, and the magistrates' and district courts' other civil kinds.
+  תפ: 'ת"פ',
+  תוב: 'תו"ב',
+  עפג: 'עפ"ג',
+  עפא: 'עפ"א',
+  תאמ: 'תא"מ',
+  תצ: 'ת"צ',
 };
+/** Kinds whose letters without a quote mark are a word («תאם»): read only with one. */
+const QUOTED_ONLY = new Set(['תאמ', 'תוב']);
 
 /** Kinds written out in words (or in the plural), by their letters (finals folded), to the kind cited. */
 const SPELLED: Record<string, string> = {
@@ -53,6 +62,9 @@ const kindPattern = (letters: string): string => {
     return finals[c] ?? c;
   });
   // Two-letter kinds (ע"א, ת"א) need their quote mark, or dots (ת.א., ע.א.): bare they are ordinary words.
+  // The mark before the last letter (תו"ב, תא"מ), or a dot after each.
+  if (QUOTED_ONLY.has(letters))
+    return `(?:${chars.slice(0, -1).join('')}\\s?${Q}{1,2}\\s?${chars.at(-1)}|${chars.join('\\.')}\\.?)`;
   if (letters.length === 2) return `(?:${chars.join(`\\s?${Q}{1,2}\\s?`)}|${chars.join('\\.')}\\.?)`;
   return chars.join(`(?:\\s?${Q}{1,2}\\s?)?`);
 };

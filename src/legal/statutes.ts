@@ -137,6 +137,8 @@ export interface FoundSection {
   text: string;
   /** A schedule named right after («לתוספת השלישית»): its canonical name. */
   schedule: string | null;
+  /** «לתוספת» right after with no ordinal: a schedule the document's context names. */
+  bareSchedule: boolean;
   /**
    * The statute word that follows the section (and its schedule): «לחוק …» / «לפקודת …» (law), «לתקנות …»
    * (regulations), or nothing. `after` is where that word starts: a statute matched there is the one meant;
@@ -165,6 +167,7 @@ const SCHEDULE_NAME = 'ה(?:ראשונה|שניי?ה|שלישית|רביעית|�
 const SCHEDULE = `התוספת\\s+(${SCHEDULE_NAME})`;
 // «לתוספת» is ל + התוספת with the ה dropped, as Hebrew writes it.
 const SCHEDULE_AFTER = new RegExp(`^\\s*(?:ל|של\\s+ה|ב|שב)ה?תוספת\\s+(${SCHEDULE_NAME})(?![א-ת])`);
+const BARE_SCHEDULE_AFTER = /^\s*(?:ל|של\s+ה|ב|שב)ה?תוספת(?![א-ת])/;
 const LAW_AFTER = /^\s*(?:ל|של\s+|ב)(חוק|פקודת|פקודה|תקנות|צו|החוק|התקנות|הפקודה|הצו)(?![א-ת])/;
 // What else has numbered provisions: a plan and its regulations, a contract, a decision, a pleading.
 const OTHER_AFTER = new RegExp(
@@ -205,6 +208,8 @@ export function findSections(text: string): FoundSection[] {
       schedule = scheduleName(sched[1] ?? '');
       after += sched[0].length;
     }
+    const bare = sched === null ? BARE_SCHEDULE_AFTER.exec(text.slice(after, after + 20)) : null;
+    if (bare !== null) after += bare[0].length;
     const law = LAW_AFTER.exec(text.slice(after, after + 20));
     let follows: FoundSection['follows'] = null;
     let followsWord: StatuteWord | null = null;
@@ -222,6 +227,7 @@ export function findSections(text: string): FoundSection[] {
       end: m.index + m[0].length,
       text: m[0],
       schedule,
+      bareSchedule: bare !== null,
       follows,
       followsWord,
       ofOther,

@@ -1,5 +1,5 @@
 // The written forms a proceeding number takes beyond the plain «kind number»: dotted abbreviations (ת.א.,
-// ע.א.), the magistrates' court's צ"א, kinds spelled out in words, a party's name before the number, joined and
+// ע.א.), the magistrates' court's צ"א, building offences (ת"פ, תו"ב, עפ"ג), kinds spelled out in words, a party's name before the number, joined and
 // ranged numbers, and a list of
 // numbers under one kind, each expanded to one key per proceeding; and what stays out of them.
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,16 @@ describe('proceeding numbers in their other written forms', () => {
 
   it('reads the magistrates’ court’s צ"א', () => {
     expect(keys('ההחלטה בתיק צ"א 7311-04-19 של בית משפט השלום')).toEqual(['צ"א 7311-04-19']);
+  });
+
+  it('reads the kinds of building offences and their appeals, and the magistrates’ civil kinds', () => {
+    expect(
+      keys(
+        'ההרשעה בת"פ 2210/06 ובתו"ב 318/07, הערעור בעפ"ג 4411-03-12 ובעפ"א 77/09, והתביעה בתא"מ 5120-06-14.',
+      ),
+    ).toEqual(['ת"פ 2210/06', 'תו"ב 318/07', 'עפ"ג 4411-03-12', 'עפ"א 77/09', 'תא"מ 5120-06-14']);
+    // Their letters without a quote mark are words, not kinds.
+    expect(keys('התאם 3/04 ותוב 5/06')).toEqual([]);
   });
 
   it('reads kinds spelled out in words as their abbreviation', () => {
