@@ -24,26 +24,24 @@ export const REPORTED: RegExp[] = [
   new RegExp(
     `(?:^| )(?:ו|ש|וש|כ|וכ)?(?:לטענת|לגישת|לשיטת|לעמדת|לדברי|לדעת|לדיד|לפי טענת|כטענת)(?:ה|מ|ו|נ)?(?: של)? (?<who>${REP}${PARTY_WORD})(?: |$)`,
   ),
-  // «טענות העותר כי …», «טענת המשיבה ש…», «עמדת המשיבה היא כי …» inside a sentence.
+  // «טענות העותר כי …», «טענת המשיבה ש…», «עמדת המשיבה היא כי …», «טענתם המרכזית של העוררים היא כי …».
   new RegExp(
-    `(?:^| )(?:ו)?(?:טענות|טענת|טענתה של|טענתמ של|עמדת) (?<who>${REP}${PARTY_WORD}) (?:(?:היא|הינה|הנה|היתה) )?(?:כי|ש|לפיה)`,
+    `(?:^| )(?:ו)?(?:טענות|טענת|טענתה|טענתמ|טענתו|טענותיה|טענותיהמ|עמדת|עמדתה|עמדתמ)(?: ה?(?:עיקרית|מרכזית|עיקריות|מרכזיות|ראשונה|נוספת|חלופית))?(?: של)? (?<who>${REP}${PARTY_WORD}) (?:(?:היא|הינה|הנה|היתה|הנ|הינמ) )?(?:כי|ש|לפיה)`,
   ),
   // «העוררים טוענים כי», «המשיבה סבורה», «ב"כ העוררים טען», «המשיבה 2 הוסיפה כי», «העוררים בתגובתם טענו».
   // Only a verb of arguing: «העוררים הגישו», «המשיבה החליטה» tell what a party did; a noun of arguing after
   // other words («העוררים הגישו את טענותיהם») only with what it says («טענותיהם כי …»).
   new RegExp(
-    `(?:^| )(?<who>${REP}${PARTY_WORD}) (?:\\S+ ){0,3}?(?:${ARGUING}(?: |$)|טענ(?:ות|ת)\\S* (?:כי|ש|לפיה|לפיהנ) )`,
+    `(?:^| )(?<who>${REP}${PARTY_WORD}) (?:\\S+ ){0,3}?(?:(?<verb>${ARGUING})(?: |$)|טענ(?:ות|ת)\\S* (?:כי|ש|לפיה|לפיהנ) )`,
   ),
   // «טוענת המשיבה כי», «סבורים העוררים», «הוסיף ב"כ העוררים», «מפרטת המשיבה מדוע».
-  new RegExp(`(?:^| )${ARGUING_FIRST} (?<who>${REP}${PARTY_WORD})(?: |$)`),
+  new RegExp(`(?:^| )(?<verb>${ARGUING_FIRST}) (?<who>${REP}${PARTY_WORD})(?: |$)`),
   new RegExp(
     `(?:^| )(?:ו)?(?:מפרט|פירט|מנמק|נימק|מסביר|הסביר)\\S* (?<who>${REP}${PARTY_WORD}) (?:מדוע|כי|ש)`,
   ),
   // The party that opens the sentence, its verb of arguing after words about it («העוררת, אישה מבוגרת
-  // החוששת לשקטה, טוענת …»), with no other party named between.
-  new RegExp(
-    `^(?:ו)?(?<who>${REP}${PARTY_WORD}) (?:(?!${PARTY_WORD} |כי )\\S+ ){4,12}?(?:${ARGUING})(?: |$)`,
-  ),
+  // החוששת לשקטה, טוענת …», «המשיבה דוחה את טענות העוררים וטוענת …»), agreeing with it, no «כי» between.
+  new RegExp(`^(?:ו)?(?<who>${REP}${PARTY_WORD}) (?:(?!כי )\\S+ ){4,12}?(?<verb>${ARGUING})(?: |$)`),
   // «העוררים כי …»: the verb left out at the opening of a sentence.
   new RegExp(`^(?<who>${REP}${PARTY_WORD}) כי `),
   // «נטען על ידי העוררים כי», «כך נטען ע"י המשיבה»: impersonal in form, but a named side's.
@@ -51,6 +49,22 @@ export const REPORTED: RegExp[] = [
   // «העירייה הגישה בקשה לסלק את הערר, בנימוק ש…»: what a party asked, with the reason it gave.
   new RegExp(`^(?:ו)?(?<who>${REP}${PARTY_WORD}) (?:\\S+ ){1,10}?(?:בנימוק|בטענה|בטענות|בנימוקימ)(?: |$)`),
 ];
+
+/** A verb's gender and number by its ending: «טוענת», «טענה» feminine; «טוענים», «טענו» plural. */
+function verbAgreement(verb: string): Agreement {
+  const w = verb.split(' ')[0] ?? '';
+  if (/(?:ימ|ו|ות)$/.test(w)) return 'p';
+  if (/[תה]$/.test(w)) return 'fs';
+  return 'ms';
+}
+
+/** Whether a party and the verb reported of it agree («המשיבה … וטוענת», not «העוררים וטוענת»). */
+function agrees(who: string, verb: string | undefined): boolean {
+  if (verb === undefined || /^(?:בכ|בא|באת|באי) /.test(who)) return true;
+  const m = MENTION.exec(who.split(' ')[0] ?? '');
+  if (m === null) return true;
+  return mentionAgreement(m) === verbAgreement(verb);
+}
 
 /** Where a reported claim's words begin after its cue, if the sentence says anything after it. */
 export function reportedWho(norm: string, introduces = false): { who: string; index: number } | null {
@@ -63,6 +77,7 @@ export function reportedWho(norm: string, introduces = false): { who: string; in
       .split(' ')
       .filter(Boolean);
     if (rest.length < 2 && !introduces) continue;
+    if (!agrees(m.groups?.who ?? '', m.groups?.verb)) continue;
     return { who: m.groups?.who ?? '', index: m.index };
   }
   return null;
@@ -85,7 +100,12 @@ export function pronounAgreement(m: RegExpExecArray): Agreement {
 
 /** A party named in a word (with its prefixes: «מהמשיבה», «לעוררת»), and its gender and number. */
 const MENTION =
-  /^(?:ו|ש|מ|ל|ב|כ|וש|ומ|ול|וב|של)?(?:ה)?(?:(?<stem>עורר|מערער|עותר|משיב|מבקש|מתנגד)(?<end>ת|ימ|ות)?|(?<fem>וועדה|ועדה|עירייה))$/;
+  /^(?:ו|ש|מ|ל|ב|כ|וש|ומ|ול|וב|של)?(?:ה)?(?:(?<stem>עורר|מערער|עותר|משיב|מבקש|מתנגד)(?<end>ת|ה|ימ|ות)?|(?<fem>וועדה|ועדה|עירייה))$/;
+
+function mentionAgreement(m: RegExpExecArray): Agreement {
+  const end = m.groups?.end;
+  return m.groups?.fem !== undefined || end === 'ת' || end === 'ה' ? 'fs' : end ? 'p' : 'ms';
+}
 
 export interface Mention {
   party: ClaimParty;
@@ -105,9 +125,7 @@ export function mentions(norm: string, party: (who: string) => ClaimParty | null
     );
     const p = party([bare, ...words.slice(k + 1, k + 3)].join(' '));
     if (p === null) return;
-    const end = m.groups?.end;
-    const agreement: Agreement = m.groups?.fem !== undefined || end === 'ת' ? 'fs' : end ? 'p' : 'ms';
-    out.push({ party: p, agreement });
+    out.push({ party: p, agreement: mentionAgreement(m) });
   });
   return out;
 }

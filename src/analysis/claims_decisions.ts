@@ -45,7 +45,7 @@ const CARRIES_NEXT = /^(?:עוד|כמו כנ|כנ|בנוספ|זאת ועוד|י�
  * of claims puts it there or the sentence says it argues.
  */
 const ACTS =
-  '(?:הגיש\\S*|הוגש\\S*|צירפ\\S*|צירפה|החליט\\S*|פנ(?:ה|ו|תה)|הודיע\\S*|הסכימ\\S*|הסכימה|שילמ\\S*|שילמה|קיבל\\S*|קיבלה|רכש\\S*|רכשה|דחת?ה|דחו|אישר\\S*|אישרה|נתנ\\S*|נתנה|הוציא\\S*|ערר\\S*|עררה|ערערו|ערערה|עתר\\S*|עתרה|ביקש\\S*|ביקשה|הפקיד\\S*|הציג\\S*|הגישה|הופיע\\S*|התייצב\\S*|נמנע\\S*)';
+  '(?:הגיש\\S*|הוגש\\S*|צירפ\\S*|צירפה|החליט\\S*|פנ(?:ה|ו|תה)|הודיע\\S*|הסכימ\\S*|הסכימה|שילמ\\S*|שילמה|קיבל\\S*|קיבלה|רכש\\S*|רכשה|קנ(?:ה|תה|ו)|דחת?ה|דחו|אישר\\S*|אישרה|נתנ\\S*|נתנה|הוציא\\S*|ערר\\S*|עררה|ערערו|ערערה|עתר\\S*|עתרה|ביקש\\S*|ביקשה|הפקיד\\S*|הציג\\S*|הגישה|הופיע\\S*|התייצב\\S*|נמנע\\S*)';
 const PARTY = `(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD}`;
 const PARTY_ACTS = new RegExp(`^(?:ו)?${PARTY} (?:\\S+ )?${ACTS}(?: |$)`);
 
@@ -55,7 +55,7 @@ const PARTY_ACTS = new RegExp(`^(?:ו)?${PARTY} (?:\\S+ )?${ACTS}(?: |$)`);
  * nothing that argues («לא», «אין», «שגה», «סברה ש»).
  */
 const NARRATIVE = new RegExp(
-  `(?:^| )(?:(?:ו)?${PARTY} (?:\\S+ )?${ACTS}|(?:ו|מש)?${ACTS} ${PARTY}|(?:הוצא|הועבר|נמשכ|נעתר|התקיימ|קבע)\\S*|(?:ביומ|בחודש|בשנת) \\d)(?: |$)`,
+  `(?:^| )(?:(?:ו)?${PARTY} (?:\\S+ )?${ACTS}|(?:ו|מש)?${ACTS} ${PARTY}|(?:הוצא|הועבר|נמשכ|נעתר|התקיימ|קבע)\\S*|(?:ביומ|בחודש|בשנת) \\d+)(?: |$)`,
 );
 const DATE = /\d{1,2}[./]\d{1,2}[./]\d{2,4}/;
 const ARGUES =
@@ -155,6 +155,8 @@ function beforeAnswer(text: string, unit: Unit): Unit {
 /** A subheading that names a side inside a section of claims («העוררים», «המשיבה 2», «ב"כ העוררים»). */
 const SIDE_HEADING = new RegExp(`^(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD}$`);
 
+const words = (norm: string) => norm.split(' ').filter(Boolean).length;
+
 /** A decision's claims, sentence by sentence: its summaries of the parties' claims and reported claims. */
 export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   const out: ClaimCandidate[] = [];
@@ -247,8 +249,9 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         const acts =
           !headed &&
           !reported &&
-          (PARTY_ACTS.test(norm) ||
-            (inline !== null && (NARRATIVE.test(norm) || DATE.test(raw)) && !ARGUES.test(norm)));
+          (inline === null
+            ? PARTY_ACTS.test(norm)
+            : (PARTY_ACTS.test(norm) || NARRATIVE.test(norm) || DATE.test(raw)) && !ARGUES.test(norm));
         if (party === null && inline !== null && !acts) party = partyCue(norm, 3) ?? inline;
         if (
           party === null &&
@@ -264,6 +267,14 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         carry = unit.sep === ':' || unit.sep === ';';
         claimed = true;
         prevClaimed = true;
+        // «תמצית טענות העוררים:», «העוררים טוענים כי:»: an opening that says whose the claims after it are.
+        const opening =
+          (opener !== null && words(norm.slice(opener[0].length)) < 2) ||
+          (introduces && reportedWho(norm) === null && reportedWho(norm, true) !== null);
+        if (opening) {
+          lastParty = party;
+          continue;
+        }
         let clauseParty: ClaimParty = party;
         for (const c of clauses(text, unit, headed || inline !== null)) {
           if (c.cue) clauseParty = saidBy(normalizeHebrew(slice(text, c)), false, clauseParty) ?? clauseParty;
