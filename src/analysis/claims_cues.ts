@@ -90,6 +90,31 @@ type Agreement = 'ms' | 'fs' | 'p';
 export const PRONOUN =
   /(?:^| )(?:(?:ו|ש|וש|כ)?(?:לשיטת|לטענת|לגישת|לעמדת|לדיד|לדברי)(?<sfx>מ|ה|ו|נ|המ|הנ)|(?:ו)?(?<pro>היא|הוא|המ|הנ) (?:טוענ\S*|טענ\S*|סבור\S*|גורס\S*|מוסיפ\S*|מדגיש\S*))(?: |$)/;
 
+/** «לטענתה» as written, with the text before it: an attribution in the raw text. */
+const ATTRIBUTION_RAW =
+  /(?:ו|ש|וש|כ)?(?:לשיטת|לטענת|לגישת|לעמדת|לדיד|לדברי)(?:הם|הן|ם|ן|ה|ו)(?=[\s,.:;)"']|$)/g;
+
+/** A word that opens a clause: «שכן לטענתם», «ולכן לשיטתה», «משום שלטענתו». */
+const CONJUNCTION = /(?:^|\s)(?:ו?שכן|משום|כי|מאחר|היות|ו?לכן|לפיכך|ו?אולם|אך|וזאת|ואילו|ומנגד|ומאידך)\s*$/;
+
+/**
+ * Whether an attribution («לטענתה») opens the sentence or a clause (its first words, after a comma, colon,
+ * bracket or conjunction): «לטענתו, …», «…, שלטענתם, …». One trailing inside a clause of narration
+ * («נתנה פטור חלקי בלבד לטענתה») is an aside, not a report of a claim. A pronoun subject («היא טוענת») is a
+ * clause by itself.
+ */
+export function attributionOpens(raw: string, m: RegExpExecArray): boolean {
+  if (m.groups?.sfx === undefined) return true;
+  ATTRIBUTION_RAW.lastIndex = 0;
+  for (let a = ATTRIBUTION_RAW.exec(raw); a !== null; a = ATTRIBUTION_RAW.exec(raw)) {
+    const before = raw.slice(0, a.index);
+    if (/[\p{L}\p{N}]$/u.test(before)) continue;
+    if (/^(?:ש|וש|כ)/.test(a[0]) || /(?:^|[,:;(])\s*$/.test(before) || CONJUNCTION.test(before)) return true;
+    if (before.trim().split(/\s+/).length < 3) return true;
+  }
+  return false;
+}
+
 export function pronounAgreement(m: RegExpExecArray): Agreement {
   const s = m.groups?.sfx ?? '';
   const p = m.groups?.pro ?? '';

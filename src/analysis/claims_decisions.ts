@@ -15,6 +15,7 @@ import {
   type Unit,
 } from './claims_common.ts';
 import {
+  attributionOpens,
   cueCuts,
   hasCue,
   type Mention,
@@ -175,7 +176,12 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   const resolve = (who: string) => partyOfWho(who, permit);
 
   /** The party a sentence (or clause) reports a claim of by its own words, or null. */
-  function saidBy(norm: string, introduces: boolean, before: ClaimParty | null): ClaimParty | null {
+  function saidBy(
+    raw: string,
+    norm: string,
+    introduces: boolean,
+    before: ClaimParty | null,
+  ): ClaimParty | null {
     const r = reportedWho(norm, introduces);
     if (r !== null) {
       const p = partyOfWho(r.who, permit) ?? before;
@@ -186,7 +192,7 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
       if (p !== null) return p;
     }
     const m = PRONOUN.exec(norm);
-    if (m === null) return null;
+    if (m === null || !attributionOpens(raw, m)) return null;
     return referent([...named, ...mentions(norm.slice(0, m.index), resolve)], pronounAgreement(m)) ?? before;
   }
 
@@ -239,7 +245,7 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         const introduces = unit.sep === ':' || /:\s*$/.test(raw);
         const saved = named;
         named = before;
-        let party = saidBy(norm, introduces, lastParty);
+        let party = saidBy(raw, norm, introduces, lastParty);
         named = saved;
         const reported = party !== null;
         const headed = section?.type === 'claims';
@@ -277,7 +283,10 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         }
         let clauseParty: ClaimParty = party;
         for (const c of clauses(text, unit, headed || inline !== null)) {
-          if (c.cue) clauseParty = saidBy(normalizeHebrew(slice(text, c)), false, clauseParty) ?? clauseParty;
+          if (c.cue) {
+            const said = slice(text, c);
+            clauseParty = saidBy(said, normalizeHebrew(said), false, clauseParty) ?? clauseParty;
+          }
           out.push(candidate(clauseParty, 'claim', block.label, heading, i, text, c.start, c.end));
         }
         lastParty = clauseParty;

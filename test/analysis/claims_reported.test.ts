@@ -46,6 +46,13 @@ describe('claims a decision reports', () => {
     ]);
   });
 
+  it('reads «לטענתה» when it opens the sentence or a clause, not as an aside at the end of narration', () => {
+    expect(
+      said('המשיבה העניקה הנחה חלקית בלבד, כי הבעלות הייתה משותפת "בחלקים" לטענתה, ולכן אין הנחה מלאה.'),
+    ).toEqual([]);
+    expect(said('העורר הגיש את הערר באיחור, משום שלטענתו, ההחלטה לא נמסרה לו.')).toHaveLength(1);
+  });
+
   it('reads a side named otherwise («פלונית טוענת מנגד») as the other side of the claim before', () => {
     expect(
       said('לטענת הוועדה המקומית ההחלטה היא החלטת ביניים; רבקה טוענת מנגד, כי ההחלטה סופית ויש עליה ערעור.'),
