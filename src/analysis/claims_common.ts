@@ -22,7 +22,7 @@ export interface ClaimCandidate {
 export type Section = { type: 'claims' | 'relief' | 'none' | 'head'; party: ClaimParty | null };
 
 export const THIRD_PARTY = /משיב\S* [2-9]|מבקש\S* ה?היתר|צד ג|צד שלישי|צדדימ שלישיימ|מתנגד|שכנימ/;
-export const RESPONDENT = /משיב|ה?וועדה המקומית|ה?ועדה המקומית|ה?וועדה(?: |$)/;
+export const RESPONDENT = /משיב|ה?וועדה המקומית|ה?ועדה המקומית|ה?וועדה(?: |$)|ה?עירייה|עיריית/;
 export const APPELLANT = /עורר|מערער|עותר|ה?ערר(?: |$)/;
 
 /** Headings that are not claims: facts, parties, procedure, introduction, discussion, closing, appendices. */

@@ -14,48 +14,21 @@ import {
   slice,
   type Unit,
 } from './claims_common.ts';
+import {
+  attributionOpens,
+  cueCuts,
+  hasCue,
+  type Mention,
+  mentions,
+  OTHER_SIDE,
+  otherSide,
+  PARTY_WORD,
+  PRONOUN,
+  pronounAgreement,
+  referent,
+  reportedWho,
+} from './claims_cues.ts';
 import { pageBlocks } from './layout.ts';
-
-const PARTY_WORD = `(?:ה)?(?:עוררימ|עוררות|עוררת|עורר|מערערימ|מערערת|מערער|עותרימ|עותרת|עותר|משיבימ|משיבות|משיבה|משיב|מבקשימ|מבקשת|מבקש|וועדה המקומית|ועדה המקומית|וועדה|ועדה|מתנגדימ|מתנגד)(?: [2-9])?(?: ה?היתר)?`;
-
-/** Verbs of arguing («וטוענת» too, and «מבקש לקבוע»): what makes a sentence about a party a report of its claim. */
-const ARGUING =
-  'ו?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|גורס\\S*|מוסיפ\\S*|הוסיפ\\S*|מדגיש\\S*|הדגיש\\S*|(?:משיג|השיג|מלינ|הלינ)\\S* (?:על|כנגד|נגד|כי)|מבקש\\S* (?:להדגיש|לקבוע)|ביקש\\S* (?:להדגיש|לקבוע))';
-
-/** A sentence in the committee's voice that reports a named party's claim, and where the party is named. */
-const REPORTED: RegExp[] = [
-  // «לטענת העוררים», «לגישת המשיבה», «לדידם של העוררים», «לשיטתה», «לעמדת העוררת», «לדברי המבקש».
-  new RegExp(
-    `(?:^| )(?:ו|ש|וש)?(?:לטענת|לגישת|לשיטת|לעמדת|לדברי|לדידה? של|לדידמ של|לדעת|לפי טענת|כטענת)(?: (?<who>${PARTY_WORD}))(?: |$)`,
-  ),
-  // «טענות העותר כי …», «טענת המשיבה ש…» inside a sentence.
-  new RegExp(`(?:^| )(?:ו)?(?:טענות|טענת|טענתה של|טענתמ של) (?<who>${PARTY_WORD}) (?:כי|ש)`),
-  // «העוררים טוענים כי», «המשיבה סבורה», «ב"כ העוררים טען», «המשיבה 2 הוסיפה כי», «העוררת מדגישה»,
-  // «העוררים בתגובתם טענו», «העוררת משיגה על», «המשיבה מלינה». Only a verb of arguing: «העוררים הגישו»,
-  // «המשיבה החליטה», «העוררים צירפו» tell what a party did, not what it argues; a noun of arguing after other
-  // words («העוררים הגישו את טענותיהם») only with what it says («טענותיהם כי …»).
-  new RegExp(
-    `(?:^| )(?:בכ |בא כוח |באת כוח |באי כוח )?(?<who>${PARTY_WORD}) (?:\\S+ ){0,3}?(?:${ARGUING}(?: |$)|טענ(?:ות|ת)\\S* (?:כי|ש|לפיה|לפיהנ) )`,
-  ),
-  // «טוענת המשיבה כי», «סבורים העוררים», «הוסיף ב"כ העוררים».
-  new RegExp(
-    `(?:^| )(?:ו)?(?:טוענ\\S*|טענ(?:ה|ו)?|סבור\\S*|מוסיפ\\S*|הוסיפ\\S*|גורס\\S*|מלינ\\S*|משיג\\S*) (?:בכ |בא כוח |באת כוח )?(?<who>${PARTY_WORD})(?: |$)`,
-  ),
-];
-
-/** «לטענתם», «שלשיטתה», «היא סבורה כי»: the party named before it in the sentence, else the one last named. */
-const PRONOUN =
-  /(?:^| )(?:(?:ו|ש|וש|כ)?(?:לשיטתמ|לשיטתה|לשיטתו|לטענתמ|לטענתה|לטענתו|לגישתמ|לגישתה|לגישתו|לדידמ|לדידה|לדידו|לעמדתמ|לעמדתה|לעמדתו|לדבריהמ|לדבריה|לדבריו)|^(?:ו)?(?:היא|הוא|המ|הנ) (?:טוענ\S*|סבור\S*|גורס\S*|מוסיפ\S*|מדגיש\S*))(?: |$)/;
-
-/** The party named last in a text (before a pronoun that refers to it). */
-function lastNamed(norm: string): ClaimParty | null {
-  const words = norm.split(' ');
-  for (let k = words.length - 1; k >= 0; k--) {
-    const p = partyCue(words.slice(k, k + 3).join(' '), 3);
-    if (p !== null && new RegExp(`^${PARTY_WORD}$`).test(words[k] ?? '')) return p;
-  }
-  return null;
-}
 
 /** A sentence that carries the last reported claim on, in its own words: «עוד טוענים», «לחלופין», «טענה חלופית». */
 const CARRIES =
@@ -72,9 +45,22 @@ const CARRIES_NEXT = /^(?:עוד|כמו כנ|כנ|בנוספ|זאת ועוד|י�
  * «העוררים צירפו חוות דעת», «המבקש פנה»): the committee telling the history, not a claim, unless a heading
  * of claims puts it there or the sentence says it argues.
  */
-const PARTY_ACTS = new RegExp(
-  `^(?:ו)?(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD} (?:\\S+ )?(?:הגיש\\S*|הוגש\\S*|צירפ\\S*|צירפה|החליט\\S*|פנ(?:ה|ו|תה)|הודיע\\S*|הסכימ\\S*|הסכימה|שילמ\\S*|שילמה|קיבל\\S*|קיבלה|רכש\\S*|רכשה|דחת?ה|דחו|אישר\\S*|אישרה|נתנ\\S*|נתנה|הוציא\\S*|ערר\\S*|עררה|ערערו|ערערה|עתר\\S*|עתרה|ביקש\\S*|ביקשה|הפקיד\\S*|הציג\\S*|הגישה|הופיע\\S*|התייצב\\S*|נמנע\\S*)(?: |$)`,
+const ACTS =
+  '(?:הגיש\\S*|הוגש\\S*|צירפ\\S*|צירפה|החליט\\S*|פנ(?:ה|ו|תה)|הודיע\\S*|הסכימ\\S*|הסכימה|שילמ\\S*|שילמה|קיבל\\S*|קיבלה|רכש\\S*|רכשה|קנ(?:ה|תה|ו)|דחת?ה|דחו|אישר\\S*|אישרה|נתנ\\S*|נתנה|הוציא\\S*|ערר\\S*|עררה|ערערו|ערערה|עתר\\S*|עתרה|ביקש\\S*|ביקשה|הפקיד\\S*|הציג\\S*|הגישה|הופיע\\S*|התייצב\\S*|נמנע\\S*)';
+const PARTY = `(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD}`;
+const PARTY_ACTS = new RegExp(`^(?:ו)?${PARTY} (?:\\S+ )?${ACTS}(?: |$)`);
+
+/**
+ * The history told inside a summary run into the text («טענות המערערת המערערת רכשה …», «ביום 1.2.03 הוצאה
+ * שומה», «ההשגה נתבררה שנים»): a party's act anywhere in the sentence, a date, a step of the procedure, with
+ * nothing that argues («לא», «אין», «שגה», «סברה ש»).
+ */
+const NARRATIVE = new RegExp(
+  `(?:^| )(?:(?:ו)?${PARTY} (?:\\S+ )?${ACTS}|(?:ו|מש)?${ACTS} ${PARTY}|(?:הוצא|הועבר|נמשכ|נעתר|התקיימ|קבע)\\S*|(?:ביומ|בחודש|בשנת) \\d+)(?: |$)`,
 );
+const DATE = /\d{1,2}[./]\d{1,2}[./]\d{2,4}/;
+const ARGUES =
+  /(?:^| )(?:לא|אינ|אינה|אינמ|אינו|שגה|שגתה|שגו|טעה|טעתה|טעו|יש ל\S*|(?:ו|ש|וש)?חשב\S*|היה עלי\S*|כדינ|בניגוד)(?: |$)/;
 
 /**
  * Where a reported claim goes on with another claim inside one sentence: «…, וכן כי …», «… עוד נטען כי …»,
@@ -86,25 +72,34 @@ const NEXT_CLAIM = /,\s+(?=וכן\s+(?:כי|ש)\S*\s)|\s+(?=עוד\s+נטען\s+
 const NEXT_CLAUSE =
   /,\s+(?=ו(?!לא\s|לכן\s|לפיכך\s|על\s|זאת\s|זה\s|אף\s|אילו\s|בכך\s|מכאן\s|אשר\s|כך\s|כאשר\s|בהתאם\s|בין\s|בפרט\s|במיוחד\s|גם\s|עוד\s|אם\s|כי\s|כן\s|ממילא\s|בוודאי\s|בודאי\s)[א-ת]{2,}\s)/g;
 
-/** The clauses of a claim sentence, each a claim; a clause shorter than three words stays with the one before. */
-function clauses(text: string, unit: Unit, summary: boolean): Unit[] {
+/**
+ * The clauses of a claim sentence, each a claim; a clause shorter than three words stays with the one before.
+ * A new cue after a comma («…, ומאידך טוען המשיב 2 כי …», «…, ולגופו של עניין, טענה כי …») starts another
+ * claim, of the party it names; what comes before the first cue, if it names no claim, is its opening.
+ */
+function clauses(text: string, unit: Unit, summary: boolean): (Unit & { cue: boolean })[] {
   const raw = text.slice(unit.start, unit.end);
-  /** Where a clause ends and where the next begins (the comma between belongs to neither). */
-  const cuts: [number, number][] = [];
+  /** Where a clause ends and where the next begins (the comma between belongs to neither), and if by a cue. */
+  const cuts: [number, number, boolean][] = cueCuts(raw).map(([a, b]) => [a, b, true]);
   for (const re of summary ? [NEXT_CLAIM, NEXT_CLAUSE] : [NEXT_CLAIM]) {
     re.lastIndex = 0;
-    for (let m = re.exec(raw); m !== null; m = re.exec(raw)) cuts.push([m.index, m.index + m[0].length]);
+    for (let m = re.exec(raw); m !== null; m = re.exec(raw))
+      cuts.push([m.index, m.index + m[0].length, false]);
   }
   cuts.sort((a, b) => a[0] - b[0]);
-  const words = (a: number, b: number) => normalizeHebrew(raw.slice(a, b)).split(' ').filter(Boolean).length;
-  const out: Unit[] = [];
+  const norm = (a: number, b: number) => normalizeHebrew(raw.slice(a, b));
+  const words = (a: number, b: number) => norm(a, b).split(' ').filter(Boolean).length;
+  const out: (Unit & { cue: boolean })[] = [];
   let from = 0;
-  for (const [end, next] of cuts) {
+  let cue = false;
+  for (const [end, next, byCue] of cuts) {
     if (next <= from || words(from, end) < 3 || words(next, raw.length) < 3) continue;
-    out.push({ start: unit.start + from, end: unit.start + end, sep: '' });
+    if (byCue && out.length === 0 && !summary && !hasCue(norm(from, end))) continue;
+    out.push({ start: unit.start + from, end: unit.start + end, sep: '', cue });
     from = next;
+    cue = byCue;
   }
-  out.push({ start: unit.start + from, end: unit.end, sep: unit.sep });
+  out.push({ start: unit.start + from, end: unit.end, sep: unit.sep, cue });
   return out;
 }
 
@@ -114,7 +109,7 @@ const COMMITTEE =
 
 /** An inline summary opener: «תמצית טענות העוררים …», «עיקר טענות המשיבה …». */
 const SUMMARY_OPENER = new RegExp(
-  `^(?:תמצית |עיקר |עיקרי )?(?:ה)?(?:טענות|טיעוני|עמדת)(?: (?<who>${PARTY_WORD}|ה?צדדימ))`,
+  `^(?:להלנ |ואלה |אלה )?(?:תמצית |עיקר |עיקרי )?(?:ה)?(?:טענות|טיעוני|עמדת)(?: (?<who>${PARTY_WORD}|ה?צדדימ))`,
 );
 
 /**
@@ -131,6 +126,38 @@ function partyOfWho(who: string | undefined, permit = false): ClaimParty | null 
 
 const PERMIT = /היתר|שימוש חורג|הקלה/;
 
+/** A sentence that opens the committee's own part, run into the text («דיון והכרעה», «סוף דבר»). */
+const OWN_PART =
+  /^(?:דיונ והכרעה|דיונ ומסקנות|הדיונ|דיונ|הכרעה|ההכרעה|סופ דבר|התוצאה|רקע|הרקע|העובדות)(?: |$)/;
+
+/** A sentence whose subject is the committee or the court («ועדת הערר דחתה …»): it carries no claim on. */
+const BENCH = /^(?:ו)?(?:ועדת ה?ערר|בית ה?משפט|בית הדינ|השופט\S*|כב )/;
+
+/** «…, אך טענה זו לא הוכחה»: the committee's answer joined to the claim it answers. */
+const ANSWER = /,\s*(?:אך|אולם|ואולם|ברם|אלא ש)/g;
+
+/**
+ * A sentence that reports a claim and then answers it («ב"כ העוררים טען כי …, אך טענה זו לא נתמכה …»):
+ * the claim is the part before the answer. Any other sentence is read whole.
+ */
+function beforeAnswer(text: string, unit: Unit): Unit {
+  const raw = text.slice(unit.start, unit.end);
+  const norm = normalizeHebrew(raw);
+  if (!COMMITTEE.test(norm)) return unit;
+  ANSWER.lastIndex = 0;
+  for (let m = ANSWER.exec(raw); m !== null; m = ANSWER.exec(raw)) {
+    const head = normalizeHebrew(raw.slice(0, m.index));
+    if (COMMITTEE.test(head)) return unit;
+    if (reportedWho(head) !== null) return { start: unit.start, end: unit.start + m.index, sep: '' };
+  }
+  return unit;
+}
+
+/** A subheading that names a side inside a section of claims («העוררים», «המשיבה 2», «ב"כ העוררים»). */
+const SIDE_HEADING = new RegExp(`^(?:בכ |בא כוח |באת כוח |באי כוח )?${PARTY_WORD}$`);
+
+const words = (norm: string) => norm.split(' ').filter(Boolean).length;
+
 /** A decision's claims, sentence by sentence: its summaries of the parties' claims and reported claims. */
 export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   const out: ClaimCandidate[] = [];
@@ -143,7 +170,32 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
   let inline: ClaimParty | null = null;
   /** Whether the sentence just before was a claim: «כמו כן», «בנוסף» carry only that one on. */
   let prevClaimed = false;
+  /** The parties named so far, for a pronoun («לטענתו», «היא טוענת») to refer to by gender and number. */
+  let named: Mention[] = [];
   const permit = pages.some((p) => PERMIT.test(p));
+  const resolve = (who: string) => partyOfWho(who, permit);
+
+  /** The party a sentence (or clause) reports a claim of by its own words, or null. */
+  function saidBy(
+    raw: string,
+    norm: string,
+    introduces: boolean,
+    before: ClaimParty | null,
+  ): ClaimParty | null {
+    const r = reportedWho(norm, introduces);
+    if (r !== null) {
+      const p = partyOfWho(r.who, permit) ?? before;
+      if (p !== null) return p;
+    }
+    if (OTHER_SIDE.test(norm)) {
+      const p = otherSide(before);
+      if (p !== null) return p;
+    }
+    const m = PRONOUN.exec(norm);
+    if (m === null || !attributionOpens(raw, m)) return null;
+    return referent([...named, ...mentions(norm.slice(0, m.index), resolve)], pronounAgreement(m)) ?? before;
+  }
+
   pages.forEach((text, i) => {
     for (const block of pageBlocks(text, {
       isHeading: isClaimsHeading,
@@ -154,53 +206,63 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
       const spoken =
         block.kind === 'heading' &&
         headingSection(block.norm) === null &&
-        (/[:"”]$|^["“”]/.test(slice(text, block)) || REPORTED.some((re) => re.test(block.norm)));
+        (/[:"”]$|^["“”]/.test(slice(text, block)) || hasCue(block.norm));
       if (block.kind === 'heading' && !spoken) {
-        section = headingSection(block.norm);
-        heading = section?.type === 'claims' ? block.norm : null;
-        lastParty = section?.party ?? null;
         carry = false;
         inline = null;
         prevClaimed = false;
+        if (section?.type === 'claims' && SIDE_HEADING.test(block.norm)) {
+          // «טענות הצדדים», then «העוררים» over their claims and «המשיבה» over hers.
+          section = { type: 'claims', party: partyOfWho(block.norm, permit) };
+          lastParty = section.party;
+          continue;
+        }
+        section = headingSection(block.norm);
+        heading = section?.type === 'claims' ? block.norm : null;
+        lastParty = section?.party ?? null;
         continue;
       }
       if (!carry) lastParty = section?.party ?? lastParty;
       let claimed = false;
-      for (const unit of sentences(text, block.start, block.end)) {
+      for (const whole of sentences(text, block.start, block.end)) {
         claimed = false;
-        const norm = normalizeHebrew(text.slice(unit.start, unit.end));
-        let party: ClaimParty | null = null;
+        const unit = beforeAnswer(text, whole);
+        const raw = text.slice(unit.start, unit.end);
+        const norm = normalizeHebrew(raw);
         const opener = SUMMARY_OPENER.exec(norm);
         if (opener !== null) {
           inline = partyOfWho(opener.groups?.who, permit) ?? partyCue(norm, 6);
           lastParty = inline;
         }
-        if (COMMITTEE.test(norm)) {
+        const before = named;
+        named = [...named, ...mentions(norm, resolve)].slice(-12);
+        if (COMMITTEE.test(norm) || (opener === null && OWN_PART.test(norm))) {
           inline = null;
           carry = false;
           prevClaimed = false;
           continue;
         }
-        for (const re of REPORTED) {
-          const m = re.exec(norm);
-          if (m === null) continue;
-          party = partyOfWho(m.groups?.who, permit) ?? lastParty;
-          if (party !== null) break;
-        }
-        if (party === null) {
-          const m = PRONOUN.exec(norm);
-          if (m !== null) party = lastNamed(norm.slice(0, m.index)) ?? lastParty;
-        }
+        const introduces = unit.sep === ':' || /:\s*$/.test(raw);
+        const saved = named;
+        named = before;
+        let party = saidBy(raw, norm, introduces, lastParty);
+        named = saved;
         const reported = party !== null;
         const headed = section?.type === 'claims';
         if (party === null && headed) party = section?.party ?? partyCue(norm) ?? lastParty;
-        // Outside a heading of claims, what a party did («העוררים הגישו», «המשיבה החליטה») is history.
-        const acts = !headed && !reported && PARTY_ACTS.test(norm);
+        // Outside a heading of claims, what a party did («העוררים הגישו», «המשיבה החליטה») is history; so is
+        // the history a summary run into the text tells before the claims.
+        const acts =
+          !headed &&
+          !reported &&
+          (inline === null
+            ? PARTY_ACTS.test(norm)
+            : (PARTY_ACTS.test(norm) || NARRATIVE.test(norm) || DATE.test(raw)) && !ARGUES.test(norm));
         if (party === null && inline !== null && !acts) party = partyCue(norm, 3) ?? inline;
         if (
           party === null &&
           !acts &&
-          (carry || CARRIES.test(norm) || (prevClaimed && CARRIES_NEXT.test(norm)))
+          ((carry && !BENCH.test(norm)) || CARRIES.test(norm) || (prevClaimed && CARRIES_NEXT.test(norm)))
         )
           party = lastParty;
         if (party === null) {
@@ -208,13 +270,26 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
           prevClaimed = false;
           continue;
         }
-        lastParty = party;
         carry = unit.sep === ':' || unit.sep === ';';
         claimed = true;
         prevClaimed = true;
-        for (const c of clauses(text, unit, headed || inline !== null)) {
-          out.push(candidate(party, 'claim', block.label, heading, i, text, c.start, c.end));
+        // «תמצית טענות העוררים:», «העוררים טוענים כי:»: an opening that says whose the claims after it are.
+        const opening =
+          (opener !== null && words(norm.slice(opener[0].length)) < 2) ||
+          (introduces && reportedWho(norm) === null && reportedWho(norm, true) !== null);
+        if (opening) {
+          lastParty = party;
+          continue;
         }
+        let clauseParty: ClaimParty = party;
+        for (const c of clauses(text, unit, headed || inline !== null)) {
+          if (c.cue) {
+            const said = slice(text, c);
+            clauseParty = saidBy(said, normalizeHebrew(said), false, clauseParty) ?? clauseParty;
+          }
+          out.push(candidate(clauseParty, 'claim', block.label, heading, i, text, c.start, c.end));
+        }
+        lastParty = clauseParty;
       }
       // A quotation introduced by a colon may follow as its own paragraph; anything else starts afresh.
       carry = claimed && /:\s*$/.test(slice(text, block));

@@ -12,7 +12,7 @@
 // speaks, and an order (costs, «ישלמו», «הערר מתקבל», «השומה מוחזרת»). The candidate runs from the first
 // sentence of the court's own voice that leads to the rule to the end of its paragraph (a signature line cut
 // off). The owner decides what is a holding.
-import { cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
+import { type Block, cueList, hasCue, pageBlocks } from '../analysis/layout.ts';
 import { normalizeHebrew } from '../hebrew/text.ts';
 import { headingPart } from '../style/segments.ts';
 import {
@@ -124,19 +124,20 @@ export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
   const out: HoldingCandidate[] = [];
   let part: ReturnType<typeof headingPart> = null;
   pages.forEach((page, i) => {
-    for (const block of pageBlocks(page, (n) => headingPart(n) !== null)) {
+    const blocks = pageBlocks(page, (n) => headingPart(n) !== null);
+    blocks.forEach((block, j) => {
       if (block.kind === 'heading') {
         part = headingPart(block.norm);
-        continue;
+        return;
       }
-      if (part === 'claims' || part === 'background' || part === 'outcome') continue;
+      if (part === 'claims' || part === 'background' || part === 'outcome') return;
       const discussion = part === 'discussion';
       let text = page.slice(block.start, block.end);
       const signed = SIGNATURE.exec(text);
       if (signed !== null) text = text.slice(0, signed.index).trimEnd();
       const opening = normalizeHebrew(text.split(' ').slice(0, 4).join(' '));
       if (hasCue(opening.split(' ').slice(0, 3).join(' '), CLOSING) && isOrder(text, normalizeHebrew(text)))
-        continue;
+        return;
       // A paragraph opened in a party's voice stays in it until the court speaks again.
       let party = false;
       let from: number | null = null;
@@ -151,6 +152,8 @@ export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
           general = false;
           continue;
         }
+        // A question («מה הדין בסוגיה …?») asks the rule, it does not lead to it.
+        if (from === null && /\?\s*$/.test(raw)) continue;
         from ??= s.start;
         const specific = caseSpecific(raw, norm);
         const see = seeCitation(raw, norm);
@@ -164,13 +167,32 @@ export function extractHoldings(pages: readonly string[]): HoldingCandidate[] {
         }
         if (mark !== null) {
           const start = block.start + from;
-          const end = block.start + text.length;
+          const end = quotedAfter(page, blocks, j, block.start + text.length);
           out.push({ page: i + 1, start, end, text: page.slice(start, end), cue: mark });
           break;
         }
         general = !specific && !see && words(norm) >= 5;
       }
-    }
+    });
   });
   return out;
+}
+
+/**
+ * Where a candidate ends: its paragraph, or, when the paragraph introduces a quotation («… נקבע כי:»), the
+ * quoted paragraphs after it (up to the one that closes the quotation, at most a few).
+ */
+function quotedAfter(page: string, blocks: readonly Block[], j: number, end: number): number {
+  if (!/:\s*$/.test(page.slice(0, end))) return end;
+  let to = end;
+  let open = false;
+  for (let k = j + 1; k < blocks.length && k <= j + 6; k++) {
+    const b = blocks[k] as Block;
+    if (b.kind === 'heading') break;
+    const t = page.slice(b.start, b.end);
+    if (k === j + 1) open = /^\s*["“”״]/.test(t);
+    to = b.end;
+    if (!open || /["“”״]\s*[.;]?\s*$/.test(t)) break;
+  }
+  return to;
 }

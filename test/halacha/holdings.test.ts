@@ -129,4 +129,17 @@ describe('holdings by the structure of a ruling', () => {
     ].join('\n');
     expect(extractHoldings([page]).map((h) => h.text)).toEqual(['על מוסד התכנון לנמק את החלטתו בהתנגדות.']);
   });
+
+  it('take the quotation a cue introduces, skip a question, and read «המבקשים» as this case’s parties', () => {
+    const intro = "בערר 12/05 פלוני נ' הוועדה המקומית לתכנון ולבנייה חוף הים, נקבע כי:";
+    const first = '"ועדת הערר לא תחליף את שיקול דעתו המקצועי של השמאי המכריע בשיקול דעתה שלה.';
+    const last = 'היא תתערב בהכרעתו רק כאשר נפל בה פגם מהותי או טעות משפטית גלויה על פניה."';
+    const quoted = [intro, '', first, '', last, '', 'ההחלטה ההיא ניתנה בהרכב מלא של חברי הוועדה.'].join('\n');
+    expect(extractHoldings([quoted]).map((h) => h.text)).toEqual([`${intro}\n\n${first}\n\n${last}`]);
+    const asked = 'מתי רשאית הוועדה לבטל היתר? כידוע, היתר שניתן על יסוד מצג כוזב ניתן לביטול.';
+    expect(extractHoldings([asked]).map((h) => h.text)).toEqual([
+      'כידוע, היתר שניתן על יסוד מצג כוזב ניתן לביטול.',
+    ]);
+    expect(extractHoldings(['אין חולק כי בחוזה בין המבקשים לבין הרשות נכללה תניית שיפוי.'])).toEqual([]);
+  });
 });
