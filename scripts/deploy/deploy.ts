@@ -52,20 +52,10 @@ export async function scratchMigrationPlan(): Promise<string[]> {
   }
 }
 
-/** The four settings, checked like the Worker checks them on its first request. */
-function workerSecrets(env: NodeJS.ProcessEnv): WorkerSecrets {
-  try {
-    parseEnv(workerEnvSchema, env);
-  } catch (e) {
-    if (e instanceof ConfigError) throw new DeployError(e.message);
-    throw e;
-  }
-  const missing = WORKER_SECRETS.filter((name) => !env[name]);
-  if (missing.length > 0) throw new DeployError(`not set: ${missing.join(', ')} (README "Deploy")`);
-  return Object.fromEntries(WORKER_SECRETS.map((n) => [n, env[n] as string])) as WorkerSecrets;
-}
-
-/** What a real deploy needs from the environment: the settings not set, and those set but invalid. */
+/**
+ * What a deploy needs from the environment, checked like the Worker checks it on its first request: the
+ * settings not set, and those set but invalid. A real deploy stops on either; a dry run only on the second.
+ */
 export function settingsReport(env: NodeJS.ProcessEnv): { missing: string[]; invalid: string[] } {
   const missing: string[] = [...WORKER_SECRETS, 'CLOUDFLARE_API_TOKEN'].filter((n) => !env[n]?.trim());
   const invalid: string[] = [];
@@ -106,9 +96,12 @@ async function main(): Promise<void> {
     return;
   }
   step('settings');
-  const secrets = workerSecrets(process.env);
-  if (!process.env.CLOUDFLARE_API_TOKEN)
-    throw new DeployError('CLOUDFLARE_API_TOKEN is not set (and CLOUDFLARE_ACCOUNT_ID, README "Deploy")');
+  const { missing, invalid } = settingsReport(process.env);
+  if (invalid.length > 0) throw new DeployError(`invalid settings: ${invalid.join('; ')}`);
+  if (missing.length > 0) throw new DeployError(`not set: ${missing.join(', ')} (README "Deploy")`);
+  const secrets = Object.fromEntries(
+    WORKER_SECRETS.map((n) => [n, process.env[n] as string]),
+  ) as WorkerSecrets;
   console.log(`${WORKER_SECRETS.join(', ')}: set`);
   step('bundles');
   await checkBundles();

@@ -30,6 +30,10 @@ export function extractReferences(pages: readonly string[]): ReferenceCandidate[
   });
 }
 
+/** A section's key: its statute (none when unattributed), its schedule, the provision word and its path. */
+const sectionKey = (owner: string | null, schedule: string | null, word: string, path: string) =>
+  `${owner === null ? '' : schedule === null ? `${owner} ` : `${owner} ${schedule} `}${word} ${path}`;
+
 function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
   const out: ReferenceCandidate[] = [];
   const statutes = readStatutes(pages);
@@ -67,14 +71,13 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
       const owner = ownerOf(section, page, kind, statutes);
       const word = kind === 'regulation' ? 'תקנה' : "ס'";
       const schedule = section.schedule ?? scheduleByContext(section, pages, page, owner);
-      const scope = owner === null ? '' : schedule === null ? `${owner} ` : `${owner} ${schedule} `;
       const bare =
         owner === PLANNING_LAW.key &&
         section.schedule === null &&
         section.follows === null &&
         !section.bareSchedule;
       for (const p of section.paths) {
-        const key = `${scope}${word} ${p.path}`;
+        const key = sectionKey(owner, schedule, word, p.path);
         if (bare) bareSections.push({ index: out.length, path: p.path, schedule });
         out.push({ kind: 'section', key, page, start: p.start, end: p.end, text: p.text });
       }
@@ -115,7 +118,7 @@ function referencesOfPlain(pages: readonly string[]): ReferenceCandidate[] {
     const schedule = bareSections.find((o) => o.path === b.path && o.schedule !== null)?.schedule;
     const ref = out[b.index];
     if (b.schedule === null && typeof schedule === 'string' && ref !== undefined)
-      ref.key = `${PLANNING_LAW.key} ${schedule} ס' ${b.path}`;
+      ref.key = sectionKey(PLANNING_LAW.key, schedule, "ס'", b.path);
   }
   return out.sort((a, b) => a.page - b.page || a.start - b.start || a.key.localeCompare(b.key));
 }

@@ -98,7 +98,8 @@ function migratedPgliteSnapshot(): Promise<Blob> {
   return pgliteSnapshot;
 }
 
-async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One connection to the test PostgreSQL server (its default database) for `fn`: DDL, existence checks. */
+export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serviceUrls.postgres, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   await client.connect();

@@ -9,9 +9,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/dev/worker.ts';
+import { withAdmin } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,15 +48,7 @@ const urlFor = (database: string, user = 'postgres') => {
   u.pathname = `/${database}`;
   return u.toString();
 };
-async function sql(query: string): Promise<void> {
-  const c = new pg.Client({ connectionString: serviceUrls.postgres });
-  await c.connect();
-  try {
-    await c.query(query);
-  } finally {
-    await c.end();
-  }
-}
+const sql = (query: string) => withAdmin((c) => c.query(query));
 
 describeWithService('postgres', 'operations commands', () => {
   const db = `chambers_cli_${run}`;

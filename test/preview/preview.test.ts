@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slugOf } from '../../scripts/deploy/preview/common.ts';
 import { startUpstashBridge, type UpstashBridge } from '../../scripts/dev/upstash_bridge.ts';
 import { createUpstashKv } from '../../src/kv/upstash.ts';
+import { withAdmin } from '../harness/databases.ts';
 import { describeWithService, serviceUrls } from '../harness/services.ts';
 import { type NeonStandIn, startNeonStandIn } from './neon_standin.ts';
 
@@ -44,24 +45,11 @@ function preview(args: string[], env: Record<string, string | undefined>) {
 
 const tokenOf = (out: string, agent: string) =>
   new RegExp(`^\\s+${agent}\\s+(chm_\\S+)$`, 'm').exec(out)?.[1];
-const databaseExists = async (name: string) => {
-  const c = new pg.Client({ connectionString: serviceUrls.postgres });
-  await c.connect();
-  try {
-    return (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-  } finally {
-    await c.end();
-  }
-};
-const admin = async (query: string) => {
-  const c = new pg.Client({ connectionString: serviceUrls.postgres });
-  await c.connect();
-  try {
-    await c.query(query);
-  } finally {
-    await c.end();
-  }
-};
+const databaseExists = (name: string) =>
+  withAdmin(
+    async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1,
+  );
+const admin = (query: string) => withAdmin((c) => c.query(query));
 const redisKeys = async (pattern: string) => {
   const redis = new Redis(serviceUrls.redis);
   try {
