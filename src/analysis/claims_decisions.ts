@@ -133,6 +133,53 @@ const OWN_PART =
 /** A sentence whose subject is the committee or the court («ועדת הערר דחתה …»): it carries no claim on. */
 const BENCH = /^(?:ו)?(?:ועדת ה?ערר|בית ה?משפט|בית הדינ|השופט\S*|כב )/;
 
+/**
+ * A clause that turns to another subject («ובאשר לבקשה, עניינה …», «אשר לתכנית»): after a semicolon it is
+ * the committee going on with its account, not the claim before it, unless it names a claim by its own cue.
+ */
+const TOPIC = /^(?:ו)?(?:(?:באשר|אשר|בנוגע|ביחס|בהתייחס) ל\S+|לעניינ|בעניינ)(?: |$)/;
+
+/**
+ * Where a claim's words stop and the account of what the filing does goes on («… ובמסגרת זו מתייחסים לחוות
+ * הדעת»): what follows is the claim's place in the filing, not more of the claim.
+ */
+const FILING_TAIL = /,?\s+(?=ו?במסגרת (?:זו|זאת|זה)\s)/g;
+
+/** The words of a reported claim after its cue («העוררים מנמקים מדוע הם זכאים …» → «הם זכאים …»). */
+const AFTER_CUE = /(?:^| )(?:\S+ ){0,6}?(?:כי|מדוע|לפיה|לפיו) /;
+const FUNCTION_WORD =
+  /^(?:ה|הוא|היא|המ|הנ|כי|ש|את|של|על|אל|עמ|גמ|אכ|זה|זו|זאת|אשר|כל|לא|אינ|מדוע|לפיה|לפיו|טוענ\S*|טענ\S*)$/;
+
+/** A claim's content words, prefixes aside: what tells a new claim from one that says an earlier one again. */
+function contentWords(norm: string): Set<string> {
+  const m = AFTER_CUE.exec(norm);
+  const body = m === null ? norm : norm.slice(m.index + m[0].length);
+  const out = new Set<string>();
+  for (const w of body.split(' ')) {
+    if (w === '' || FUNCTION_WORD.test(w)) continue;
+    out.add(w.length > 3 ? w.replace(/^(?:ו|ה|ל|ב|ש|מ|כ)+/, '') : w);
+  }
+  return out;
+}
+
+/**
+ * The same claim reported again («ולכן זכאים לפטור» and later «העוררים ממשיכים ומנמקים מדוע הם זכאים
+ * לפטור») is one claim: a later one of the same party whose content words all appear in an earlier one adds
+ * nothing and is left out.
+ */
+function withoutRestatements(claims: readonly ClaimCandidate[]): ClaimCandidate[] {
+  const seen: { party: ClaimParty; words: Set<string> }[] = [];
+  const out: ClaimCandidate[] = [];
+  for (const c of claims) {
+    const words = contentWords(c.norm);
+    const again =
+      words.size > 0 && seen.some((s) => s.party === c.party && [...words].every((w) => s.words.has(w)));
+    seen.push({ party: c.party, words });
+    if (!again) out.push(c);
+  }
+  return out;
+}
+
 /** «…, אך טענה זו לא הוכחה»: the committee's answer joined to the claim it answers. */
 const ANSWER = /,\s*(?:אך|אולם|ואולם|ברם|אלא ש)/g;
 
@@ -262,7 +309,9 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
         if (
           party === null &&
           !acts &&
-          ((carry && !BENCH.test(norm)) || CARRIES.test(norm) || (prevClaimed && CARRIES_NEXT.test(norm)))
+          ((carry && !BENCH.test(norm) && !TOPIC.test(norm)) ||
+            CARRIES.test(norm) ||
+            (prevClaimed && CARRIES_NEXT.test(norm)))
         )
           party = lastParty;
         if (party === null) {
@@ -287,7 +336,9 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
             const said = slice(text, c);
             clauseParty = saidBy(said, normalizeHebrew(said), false, clauseParty) ?? clauseParty;
           }
-          out.push(candidate(clauseParty, 'claim', block.label, heading, i, text, c.start, c.end));
+          const end = filingTail(text, c);
+          if (end === null) continue;
+          out.push(candidate(clauseParty, 'claim', block.label, heading, i, text, c.start, end));
         }
         lastParty = clauseParty;
       }
@@ -295,5 +346,16 @@ export function decisionClaims(pages: readonly string[]): ClaimCandidate[] {
       carry = claimed && /:\s*$/.test(slice(text, block));
     }
   });
-  return out;
+  return withoutRestatements(out);
+}
+
+/** Where a clause's claim ends before an account of the filing (FILING_TAIL); null if nothing is left before it. */
+function filingTail(text: string, c: Unit): number | null {
+  const raw = text.slice(c.start, c.end);
+  FILING_TAIL.lastIndex = 0;
+  const m = FILING_TAIL.exec(raw);
+  if (m === null) return c.end;
+  const tail = normalizeHebrew(raw.slice(m.index + m[0].length));
+  if (hasCue(tail)) return c.end;
+  return normalizeHebrew(raw.slice(0, m.index)).split(' ').length < 3 ? null : c.start + m.index;
 }

@@ -116,4 +116,33 @@ describe('claims a decision reports', () => {
       ),
     ).toEqual(['appellant: המקדם שנקבע נמוך מדי.', 'respondent: המקדם נקבע לפי עסקאות.']);
   });
+
+  it('does not carry a claim past a semicolon into a clause that turns to another subject («ובאשר ל…»)', () => {
+    expect(
+      said('המשיבה טוענת כי הערר הוגש באיחור; ובאשר לבקשה לעיכוב ביצוע, עניינה שמירת המצב הקיים עד להכרעה.'),
+    ).toEqual(['respondent: המשיבה טוענת כי הערר הוגש באיחור;']);
+    // A clause after the semicolon that names a claim of its own is still read.
+    expect(
+      said('המשיבה טוענת כי הערר הוגש באיחור; ובאשר לגופו של עניין, לטענתה השומה נערכה כדין.'),
+    ).toHaveLength(2);
+  });
+
+  it('ends a claim where the account of what the filing does begins («ובמסגרת זו מתייחסים …»)', () => {
+    expect(
+      said('העוררת טוענת כי הבקשה להיתר חורגת מקווי הבניין ובמסגרת זו מתייחסת למכתב מהנדס העיר.'),
+    ).toEqual(['appellant: העוררת טוענת כי הבקשה להיתר חורגת מקווי הבניין']);
+  });
+
+  it('reads the same claim reported again as one claim, but keeps a later one that adds to it', () => {
+    expect(
+      said(
+        'העוררים טוענים כי המקרקעין הופקעו לפני המועד הקובע ולכן אינם חייבים בהיטל. העוררים מוסיפים ומנמקים מדוע הם אינם חייבים בהיטל.',
+      ),
+    ).toEqual(['appellant: העוררים טוענים כי המקרקעין הופקעו לפני המועד הקובע ולכן אינם חייבים בהיטל.']);
+    expect(
+      said(
+        'העוררים טוענים כי אינם חייבים בהיטל. העוררים מנמקים מדוע בנסיבות ההפקעה המוקדמת אינם חייבים בהיטל.',
+      ),
+    ).toHaveLength(2);
+  });
 });
