@@ -78,7 +78,8 @@ function requiredBlocks(d: DraftFacts): Finding[] {
     if (of.length === 0)
       return [finding('required_block_missing', 'error', null, `No ${kind} block`, {}, { kind })];
     return of.flatMap((b) => {
-      if (b.text.trim() === '')
+      // Only whitespace and invisible marks (a lone U+200F, as pasting from Word leaves) is nothing written.
+      if (b.text.replace(/[\s\p{Cf}]/gu, '') === '')
         return [finding('required_block_empty', 'error', b, `The ${kind} block is empty`)];
       const why = placeholderOf(kind, b.text);
       return why === null

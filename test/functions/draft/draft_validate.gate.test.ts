@@ -169,6 +169,28 @@ forEachStack('draft_validate (gate)', DB_STACKS, (server) => {
   );
 
   it(
+    'finds a required block of only invisible direction marks empty, and says how to fix it',
+    async () => {
+      const s = server();
+      const sc = await seedScenario(s);
+      // A right-to-left mark alone passes block_write (it is a character) but shows nothing on the page.
+      await writeBlocks(
+        s,
+        sc.caseId,
+        cleanBlocks(sc, { outcome: { kind: 'outcome', text: '\u200f\u200f' } }),
+      );
+      await setOutcome(s, sc.caseId);
+      const d = await validate({ case_id: sc.caseId });
+      expect(d.valid).toBe(false);
+      const empty = d.findings.filter((f) => f.code === 'required_block_empty');
+      expect(empty).toHaveLength(1);
+      expect(empty[0]).toMatchObject({ block: 'outcome', severity: 'error' });
+      expect(empty[0]?.fix).toMatch(/block_write/);
+    },
+    SLOW,
+  );
+
+  it(
     'finds a draft of placeholders and a 5 ₪ betterment invalid, and a mission’s draft_valid criterion fails on it',
     async () => {
       const s = server();
