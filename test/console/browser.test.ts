@@ -307,4 +307,28 @@ describeWithChromium('the owner console in Chromium', () => {
     await shot('16-signed-out');
     expect(cspViolations).toEqual([]);
   });
+
+  it('signs in again with her password alone, no link; a wrong password is refused in Hebrew', async () => {
+    await go('/console/login');
+    const html = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      dir: document.documentElement.dir,
+    }));
+    expect(html).toEqual({ lang: 'he', dir: 'rtl' });
+    await page.getByLabel('שם משתמש').fill('dana');
+    await page.getByLabel('סיסמה', { exact: true }).fill(`${PASSWORD}!`);
+    await page.getByRole('button', { name: 'כניסה' }).click();
+    await expect(page.locator('[role=alert]').textContent()).resolves.toContain('שם המשתמש או הסיסמה שגויים');
+    await shot('17-wrong-password');
+    // The name stays filled in; only the password is typed again.
+    await expect(page.getByLabel('שם משתמש').inputValue()).resolves.toBe('dana');
+    await page.getByLabel('סיסמה', { exact: true }).fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${s.url}/console`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('שלום, dana');
+    await go('/console/approvals');
+    await expect(page.locator('h1').textContent()).resolves.not.toBe('נדרשת כניסה');
+    await shot('18-signed-in-by-password');
+    expect(cspViolations).toEqual([]);
+  });
 });

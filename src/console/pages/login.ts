@@ -19,6 +19,7 @@ const csrfInput = (csrf: string): Html => html`<input type="hidden" name="csrf" 
 
 /** The sign-in form: name and password. `name` refills the name after a refusal. */
 export const signInForm = (o: { csrf: string; name?: string }): Html => html`<div class="card">
+<p>נכנסים בשם המשתמש ובסיסמה שהגדרתם.</p>
 <form class="signin" method="post" action="/console/login">${csrfInput(o.csrf)}
 <p><label for="signin-name">שם משתמש</label>
 <input type="text" id="signin-name" name="name" required maxlength="63" autocomplete="username" autocapitalize="none" spellcheck="false" value="${o.name ?? ''}"></p>
