@@ -157,7 +157,8 @@ export function signInRoutes(con: Hono<ConsoleEnv>, o: { now(): Date; session: S
     const name = (f.name ?? '').trim();
     const signedIn = await signInWithPassword(db, name, f.password ?? '', o.now(), o.session);
     if ('refused' in signedIn) {
-      c.get('log').info('owner sign-in refused', { name: name.slice(0, 63), why: signedIn.refused });
+      // Not the typed name: a password typed into the name field must not reach the log.
+      c.get('log').info('owner sign-in refused', { why: signedIn.refused });
       const text =
         signedIn.refused === 'locked'
           ? `הכניסה בשם הזה נחסמה זמנית אחרי כמה ניסיונות שגויים. אפשר לנסות שוב אחרי ${when(signedIn.retryAt)}, או להיכנס בקישור הגדרה חדש.`

@@ -53,9 +53,13 @@ export interface SignInForm {
   post(fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
 }
 
+/** Fetches a path of a server (a TestServer's `fetch`, or a Worker's address under workerd). */
+export type Fetcher = (path: string, init?: RequestInit) => Promise<Response>;
+
 /** GETs a sign-in page (`/console/login`, a link, any page without a session) and reads its form. */
-export async function openSignInForm(s: TestServer, path = '/console/login'): Promise<SignInForm> {
-  const res = await s.fetch(path, { redirect: 'manual' });
+export async function openSignInForm(s: TestServer | Fetcher, path = '/console/login'): Promise<SignInForm> {
+  const fetcher: Fetcher = typeof s === 'function' ? s : (p, init) => s.fetch(p, init);
+  const res = await fetcher(path, { redirect: 'manual' });
   const html = await res.text();
   const cookie = signInCookie(res);
   const csrf = /name="csrf" value="([0-9a-f]{64})"/.exec(html)?.[1];
@@ -68,7 +72,7 @@ export async function openSignInForm(s: TestServer, path = '/console/login'): Pr
     cookie,
     csrf,
     post: (fields, headers = {}) =>
-      s.fetch('/console/login', {
+      fetcher('/console/login', {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
         body: new URLSearchParams({ csrf, ...fields }),

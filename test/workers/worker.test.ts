@@ -21,6 +21,7 @@ import { createDocument } from '../../src/documents/pipeline.ts';
 import { emptyDrainReport } from '../../src/jobs/drain.ts';
 import { addOwner, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
+import { type Fetcher, openSignInForm, sessionCookie } from '../harness/owner.ts';
 import { describeWithService, redisTestPrefix, serviceUrls } from '../harness/services.ts';
 
 const WORKER_SECRET = 'workers-test-secret-0123456789';
@@ -337,37 +338,16 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
         await minter.close();
       }
       const password = 'סיסמה ארוכה על workerd';
-      /** GETs a form and posts `fields` with its pre-session cookie and CSRF token. */
-      const submit = async (path: string, fields: Record<string, string>) => {
-        const page = await fetch(`${url()}${path}`);
-        const html = await page.text();
-        const cookie = page.headers
-          .getSetCookie()
-          .find((c) => c.startsWith('chambers_signin='))
-          ?.split(';')[0];
-        const csrf = /name="csrf" value="([0-9a-f]{64})"/.exec(html)?.[1];
-        if (cookie === undefined || csrf === undefined)
-          throw new Error(`no sign-in form at ${path}: ${html}`);
-        return fetch(`${url()}/console/login`, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ ...fields, csrf }),
-          redirect: 'manual',
-        });
-      };
+      const at: Fetcher = (path, init) => fetch(`${url()}${path}`, init);
+      const submit = async (path: string, fields: Record<string, string>) =>
+        (await openSignInForm(at, path)).post(fields);
       const enrolled = await submit(loginPath(token), { token, password, confirm: password });
       expect([enrolled.status, enrolled.headers.get('location')]).toEqual([303, '/console']);
-      expect(
-        (await submit('/console/login', { name: 'worker-chair', password: `${password}x` })).status,
-      ).toBe(401);
+      const wrong = await submit('/console/login', { name: 'worker-chair', password: `${password}x` });
+      expect(wrong.status).toBe(401);
       const signedIn = await submit('/console/login', { name: 'worker-chair', password });
       expect(signedIn.status).toBe(303);
-      const session = signedIn.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('chambers_owner='))
-        ?.split(';')[0];
-      const home = await fetch(`${url()}/console`, { headers: { cookie: session ?? '' } });
-      expect(home.status).toBe(200);
+      expect((await at('/console', { headers: { cookie: sessionCookie(signedIn) ?? '' } })).status).toBe(200);
     });
 
     it('the Cron Trigger (scheduled) drains work that no kick reached', async () => {
