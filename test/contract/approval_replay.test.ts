@@ -4,7 +4,10 @@
 import { expect, it } from 'vitest';
 import { idempotencyKvKey } from '../../src/contract/idempotency.ts';
 import { eq } from '../../src/db/orm.ts';
+import { finalVersions } from '../../src/db/schema/drafting.ts';
+import { kvEntries } from '../../src/db/schema/kv_entries.ts';
 import { ownerApprovals } from '../../src/db/schema/owners.ts';
+import { seedCase } from '../harness/documents.ts';
 import { errorCode, expectOk } from '../harness/server.ts';
 import {
   approvalIdOf,
@@ -60,6 +63,27 @@ forEachApprovalStack('a used approval replays the same call', (env) => {
       ownerReason: 'go ahead',
       errorCode: null,
     });
+  });
+
+  it('final_version_ingest retried with its used approval: the first answer again, one final version', async () => {
+    const { s, owner } = env();
+    const caseId = await seedCase(s.db.db);
+    const args = { case_id: caseId, text: 'ועדת הערר\n\n1. הערר נדחה.' };
+    const id = approvalIdOf(await s.call('ceo', 'final_version_ingest', { ...args, reason: 'נחתם' }));
+    await owner.decide(id, 'approve', 'זו הגרסה החתומה');
+    const first = await s.call('ceo', 'final_version_ingest', { ...args, approval_id: id });
+    expect(expectOk(first)).toMatchObject({ created: true, format: 'text' });
+    // Not the key-value copy: the answer comes from the approval, and it is the first one (created: true).
+    await s.db.db.delete(kvEntries);
+    expect(await s.call('ceo', 'final_version_ingest', { ...args, approval_id: id })).toEqual({
+      ...first,
+      replayed: true,
+    });
+    expect(await s.db.db.select().from(finalVersions).where(eq(finalVersions.caseId, caseId))).toHaveLength(
+      1,
+    );
+    const other = await s.call('ceo', 'final_version_ingest', { ...args, text: 'אחר', approval_id: id });
+    expect(errorCode(other)).toBe('approval_mismatch');
   });
 
   it('other arguments or another tool with a used approval: approval_mismatch, and nothing runs', async () => {
