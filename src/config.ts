@@ -44,6 +44,11 @@ const wholeNumber = (max = Number.MAX_SAFE_INTEGER) =>
     .refine((n) => n <= max, { error: (issue) => `must be at most ${max}, got ${String(issue.input)}` });
 
 const count = (fallback: number, max?: number) => optional(wholeNumber(max)).transform((n) => n ?? fallback);
+/** A whole number of at least 1 (a duration where 0 would mean "never usable"). */
+const positive = (fallback: number, max: number) =>
+  optional(wholeNumber(max).refine((n) => n >= 1, { error: 'must be at least 1' })).transform(
+    (n) => n ?? fallback,
+  );
 
 /** An URL of one of `protocols`; the value is not echoed (a database URL carries its password). */
 const url = (protocols: readonly string[]) =>
@@ -103,6 +108,9 @@ const sharedShape = {
   // The address people reach the server at (login links, the console URL in approval refusals); unset, the
   // origin of each request.
   PUBLIC_URL: optional(httpUrl),
+  // Console sessions end after this long without a request, and this long after sign-in however busy.
+  CONSOLE_SESSION_IDLE_MINUTES: positive(30, 7 * 24 * 60),
+  CONSOLE_SESSION_MAX_HOURS: positive(12, 30 * 24),
 };
 
 const sharedSchema = z.object(sharedShape);
@@ -204,6 +212,8 @@ export interface AppConfig {
   workerSecret: string | null;
   /** PUBLIC_URL without a trailing slash, or null: then links use each request's origin. */
   publicUrl: string | null;
+  /** Console sessions: CONSOLE_SESSION_IDLE_MINUTES and CONSOLE_SESSION_MAX_HOURS, in milliseconds. */
+  consoleSession: { idleMs: number; maxMs: number };
 }
 
 export interface ServerConfig extends AppConfig {
@@ -254,6 +264,10 @@ export function appConfigFromEnv(env: Env): ServerConfig {
     maxUploadBodyBytes: s.MAX_UPLOAD_BODY_BYTES,
     workerSecret: s.WORKER_SECRET,
     publicUrl: s.PUBLIC_URL === undefined ? null : s.PUBLIC_URL.replace(/\/+$/, ''),
+    consoleSession: {
+      idleMs: s.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
+      maxMs: s.CONSOLE_SESSION_MAX_HOURS * 60 * 60_000,
+    },
     ownerGate: s.OWNER_GATE,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
     logLevel: s.LOG_LEVEL,

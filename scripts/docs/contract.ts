@@ -22,7 +22,7 @@ export const errorWhen: Record<ErrorCode, string> = {
     'Approval mode: the owner rejected the request; `details.decision_reason` is their reason.',
   approval_expired: 'Approval mode: the approval was granted but not used before `details.expired_at`.',
   approval_used:
-    'Approval mode: the approval already opened the gate once (`details.used_at`); each approval is good for one call.',
+    'Approval mode: the approval already opened the gate (`details.used_at`) for a call that has not finished yet, so there is no result to replay; the same call repeated once it finished replays that result.',
   approval_mismatch:
     'Approval mode: the approval was granted for another tool or for other arguments than this call sends (`details.approved_tool`, `details.approved_arguments`).',
   in_progress:

@@ -41,7 +41,7 @@ th{font-size:.85rem;color:#5a6472;font-weight:600}
 .scroll{overflow-x:auto}
 form.decide{display:grid;gap:.5rem;margin-top:.75rem}
 label{font-weight:600;font-size:.9rem}
-textarea,input[type=text]{width:100%;font:inherit;padding:.5rem;border:1px solid #b8bfc8;border-radius:.35rem}
+textarea,input[type=text],input[type=password]{width:100%;font:inherit;padding:.5rem;border:1px solid #b8bfc8;border-radius:.35rem}
 textarea{min-height:4.5rem}
 .buttons{display:flex;flex-wrap:wrap;gap:.5rem}
 button{font:inherit;padding:.55rem 1.1rem;border-radius:.35rem;border:1px solid #1f3a5f;background:#1f3a5f;color:#fff;cursor:pointer;min-height:2.75rem}

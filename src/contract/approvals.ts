@@ -1,10 +1,13 @@
 // The owner gate in approval mode (docs/contract.md "Grants and gates"): a gated call without an approval is
 // refused and leaves an approval request for the owner; an approved request opens the gate once, for the agent
-// that asked, for the same tool and arguments, before it expires. The owner decides in the console
-// (src/owner/approvals.ts); nothing here can be reached by an agent's arguments except the request id.
-import { and, desc, eq, gt, or, sql } from '../db/orm.ts';
+// that asked, for the same tool and arguments, before it expires. The call's result is kept with the approval:
+// the same agent repeating the same call with it gets that result again (a replay), never a second effect. The
+// owner decides in the console (src/owner/approvals.ts); nothing here can be reached by an agent's arguments
+// except the request id.
+import { and, desc, eq, gt, isNotNull, or, sql } from '../db/orm.ts';
 import { type OwnerApprovalRow, ownerApprovals } from '../db/schema/owners.ts';
 import type { ToolContext } from './define.ts';
+import type { Envelope, OkEnvelope } from './envelope.ts';
 import { ToolError } from './errors.ts';
 import { gateParamNames, type OwnerAck, reasonOf } from './gates.ts';
 import { sha256Hex, stableStringify } from './hash.ts';
@@ -29,9 +32,14 @@ export const approvalUrl = (consoleUrl: string | undefined, id: string): string 
 
 type Ctx = Pick<ToolContext, 'db' | 'agent' | 'requestId' | 'now'>;
 
+/** The gate opened for this call (`ack`, handed to the tool), or the approval's call already ran: its result. */
+export type GateOpening = { ack: OwnerAck; replay?: undefined } | { ack: OwnerAck; replay: OkEnvelope };
+
 /**
  * Opens the gate for a gated call in approval mode, or throws why not. `record` is the audit record of the
- * call: it learns the approval request's id even when the gate refuses, so the audit row links to it.
+ * call: it learns the approval request's id even when the gate refuses, so the audit row links to it. When
+ * the approval was already used by this agent for this very call and its result was kept, the answer is that
+ * result to replay instead of an open gate.
  */
 export async function openApprovalGate(
   ctx: Ctx,
@@ -39,7 +47,7 @@ export async function openApprovalGate(
   input: Record<string, unknown>,
   record: OwnerAck,
   options: { consoleUrl?: string | undefined; claimsAck?: boolean } = {},
-): Promise<OwnerAck> {
+): Promise<GateOpening> {
   const { consoleUrl } = options;
   const args = callArguments(input);
   const hash = callHash(tool, args);
@@ -74,8 +82,55 @@ export async function openApprovalGate(
     )
     .returning({ reason: ownerApprovals.decisionReason, owner: ownerApprovals.decidedByName });
   const row = used[0];
-  if (row !== undefined) return { ack: true, reason: row.reason, approvalId, owner: row.owner };
+  if (row !== undefined) return { ack: { ack: true, reason: row.reason, approvalId, owner: row.owner } };
+  const done = (
+    await ctx.db
+      .select({
+        result: ownerApprovals.result,
+        reason: ownerApprovals.decisionReason,
+        owner: ownerApprovals.decidedByName,
+      })
+      .from(ownerApprovals)
+      .where(
+        and(
+          eq(ownerApprovals.id, approvalId),
+          eq(ownerApprovals.agent, ctx.agent),
+          eq(ownerApprovals.tool, tool),
+          eq(ownerApprovals.argsSha256, hash),
+          eq(ownerApprovals.state, 'used'),
+          isNotNull(ownerApprovals.result),
+        ),
+      )
+      .limit(1)
+  )[0];
+  if (done?.result !== undefined && done.result !== null) {
+    // Only recordApprovalResult writes the column, always with an ok envelope.
+    const first = done.result as unknown as OkEnvelope;
+    return {
+      ack: { ack: true, reason: done.reason, approvalId, owner: done.owner },
+      replay: { ...first, replayed: true },
+    };
+  }
   throw await whyNot(ctx, tool, hash, approvalId, consoleUrl);
+}
+
+/**
+ * Keeps the result of the call that used the approval, for the same call repeated with it (a retry after a
+ * lost response). Only a success is kept: a failed call gives the approval back (releaseApproval).
+ */
+export async function recordApprovalResult(ctx: Ctx, approvalId: string, envelope: Envelope): Promise<void> {
+  if (!envelope.ok) return;
+  const { replayed: _replayed, ...first } = envelope;
+  await ctx.db
+    .update(ownerApprovals)
+    .set({ result: first as unknown as Record<string, unknown> })
+    .where(
+      and(
+        eq(ownerApprovals.id, approvalId),
+        eq(ownerApprovals.state, 'used'),
+        eq(ownerApprovals.usedRequestId, ctx.requestId),
+      ),
+    );
 }
 
 /**
@@ -215,9 +270,16 @@ async function whyNot(
         details: { ...details, decision_reason: row.decisionReason, decided_by: row.decidedByName },
       });
     case 'used':
-      return new ToolError('approval_used', `Approval ${row.id} was already used`, {
-        details: { ...details, used_at: row.usedAt?.toISOString() },
-      });
+      // Used, and no result kept (yet): the call that used it is still running, or ended before it could be
+      // kept. The same call repeated a moment later replays its result; asking the owner again is not needed.
+      return new ToolError(
+        'approval_used',
+        `Approval ${row.id} was already used by a call that has not finished`,
+        {
+          details: { ...details, used_at: row.usedAt?.toISOString() },
+          hint: `The first call with approval ${row.id} is still running: wait a moment and repeat the same call with the same approval_id to get its result. Do not ask the owner again for this call.`,
+        },
+      );
     case 'approved':
       return new ToolError('approval_expired', `Approval ${row.id} expired before it was used`, {
         details: { ...details, expired_at: row.expiresAt?.toISOString() },

@@ -32,8 +32,8 @@ export const errorCatalogue = {
   },
   approval_used: {
     http: 409,
-    retryable: false,
-    hint: 'An approval opens the gate once and was already used; call again without approval_id to ask the owner for another.',
+    retryable: true,
+    hint: 'The call this approval opened has not finished yet: wait a moment and repeat the same call with the same approval_id to get its result (a finished call is replayed). Do not ask the owner again for the same call.',
   },
   approval_mismatch: {
     http: 403,

@@ -1,10 +1,10 @@
 import type * as z from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
 import { errorText, withFields } from '../log.ts';
-import { openApprovalGate, releaseApproval } from './approvals.ts';
+import { openApprovalGate, recordApprovalResult, releaseApproval } from './approvals.ts';
 import { decodeArguments } from './decode.ts';
 import type { ToolContext } from './define.ts';
-import { type Envelope, errorEnvelope, ToolResult } from './envelope.ts';
+import { type Envelope, errorEnvelope, type OkEnvelope, ToolResult } from './envelope.ts';
 import { isToolError, ToolError } from './errors.ts';
 import { checkOwnerGate, type OwnerAck, ownerAckOf, ownerActs, reasonOf } from './gates.ts';
 import { acquireIdempotency, displayKey } from './idempotency.ts';
@@ -139,6 +139,8 @@ export async function callTool({
   let settling: Promise<void> | undefined;
   // The approval this call consumed (approval mode), given back if the call does not succeed.
   let consumed: string | undefined;
+  // The same call already ran with this approval: its kept result, given again instead of running.
+  let approvalReplay: OkEnvelope | undefined;
   let auditedApproval: unknown;
   try {
     if (!grants.has(def.name)) {
@@ -183,33 +185,42 @@ export async function callTool({
       } else if (tool.gate === 'approval') {
         ack = { ack: false, reason: reasonOf(input) };
         if (applies) {
-          ack = await openApprovalGate(ctx, def.name, input, ack, { consoleUrl, claimsAck });
-          consumed = ack.approvalId ?? undefined;
+          const opened = await openApprovalGate(ctx, def.name, input, ack, { consoleUrl, claimsAck });
+          ack = opened.ack;
+          if (opened.replay !== undefined) approvalReplay = opened.replay;
+          else consumed = ack.approvalId ?? undefined;
         }
       } else {
         ack = ownerAckOf(input);
         if (applies) checkOwnerGate(def.name, ack);
       }
     }
-    def.precheck?.(input);
-    if (def.mutates !== false && def.idempotencyKey !== undefined) {
-      key = def.idempotencyKey.of(input);
-      const slot = await acquireIdempotency(
-        ctx.kv,
-        // The approval is the gate's token, not part of the operation: a later approved repeat replays.
-        { agent: ctx.agent, tool: def.name, key, args: withoutApproval(input) },
-        { replay: def.setSemantics !== true },
-      );
-      if (slot.replay !== undefined) {
-        replayed = true;
-        envelope = slot.replay;
+    if (approvalReplay !== undefined) {
+      // Nothing runs and nothing is stored again: the answer is the first call's, as the audit row says.
+      replayed = true;
+      envelope = approvalReplay;
+      if (def.idempotencyKey !== undefined) key = def.idempotencyKey.of(input);
+    } else {
+      def.precheck?.(input);
+      if (def.mutates !== false && def.idempotencyKey !== undefined) {
+        key = def.idempotencyKey.of(input);
+        const slot = await acquireIdempotency(
+          ctx.kv,
+          // The approval is the gate's token, not part of the operation: a later approved repeat replays.
+          { agent: ctx.agent, tool: def.name, key, args: withoutApproval(input) },
+          { replay: def.setSemantics !== true },
+        );
+        if (slot.replay !== undefined) {
+          replayed = true;
+          envelope = slot.replay;
+        } else {
+          envelope = await runTool(tool, input, ctx, ack, checkOutputs);
+          // Settled before the response (a prompt retry must find the result), alongside the audit write.
+          settling = slot.settle(envelope);
+        }
       } else {
         envelope = await runTool(tool, input, ctx, ack, checkOutputs);
-        // Settled before the response (a prompt retry must find the result), alongside the audit write.
-        settling = slot.settle(envelope);
       }
-    } else {
-      envelope = await runTool(tool, input, ctx, ack, checkOutputs);
     }
   } catch (e) {
     envelope = errorToEnvelope(e, ctx, def.name);
@@ -218,6 +229,11 @@ export async function callTool({
     // The approval opened the gate but the call did not happen: the owner's approval still stands.
     await releaseApproval(ctx, consumed).catch((e: unknown) =>
       ctx.log.error('approval release failed', { tool: def.name, error: errorText(e) }),
+    );
+  } else if (consumed !== undefined) {
+    // Kept before the response, so a retry after a lost answer replays it rather than hearing approval_used.
+    await recordApprovalResult(ctx, consumed, envelope).catch((e: unknown) =>
+      ctx.log.error('approval result not kept', { tool: def.name, error: errorText(e) }),
     );
   }
   const durationMs = Date.now() - started;

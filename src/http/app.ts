@@ -96,7 +96,7 @@ export function createApp(options: AppOptions) {
     rateLimiter: options.rateLimiter,
     checkOutputs,
   });
-  mountConsole(app, { registry, runtime, checkOutputs });
+  mountConsole(app, { registry, runtime, checkOutputs, session: config.consoleSession });
   mountWorkerRoutes(app, { secret: config.workerSecret, runtime });
   app.notFound(routeNotFound);
   app.onError(errorHandler(log));

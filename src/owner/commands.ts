@@ -7,7 +7,8 @@ export type OwnerCommand = { op: 'add'; name: string } | { op: 'link'; name: str
 
 export const OWNER_USAGE =
   'usage: npm run owner -- add <name>    create an owner (a person who governs the agents)\n' +
-  '       npm run owner -- link <name>   print a single-use console login link (valid 15 minutes)\n' +
+  '       npm run owner -- link <name>   print a single-use link (valid 15 minutes) where the owner sets a\n' +
+  '                                      console password: for the first enrolment, and to recover one\n' +
   '       npm run owner -- list          the owners';
 
 /** Reads `add <name>` / `link <name>` / `list`, or null when the words are not a command. */
@@ -29,20 +30,29 @@ export async function runOwnerCommand(
   switch (command.op) {
     case 'add': {
       const { owner, created } = await addOwner(db, command.name);
+      const next = `Enrol (set the console password) with the link of: npm run owner -- link ${owner.name}`;
       return created
-        ? `Owner "${owner.name}" created. Sign in with: npm run owner -- link ${owner.name}`
-        : `Owner "${owner.name}" already exists. Sign in with: npm run owner -- link ${owner.name}`;
+        ? `Owner "${owner.name}" created. ${next}`
+        : `Owner "${owner.name}" already exists. ${next}`;
     }
     case 'link': {
       const { token, expiresAt } = await mintLoginLink(db, command.name, now);
-      return `${base.replace(/\/+$/, '')}${loginPath(token)}\n(single use, until ${expiresAt.toISOString()})`;
+      return (
+        `${base.replace(/\/+$/, '')}${loginPath(token)}\n` +
+        `(single use, until ${expiresAt.toISOString()}: the owner sets a password there, then signs in at ` +
+        `${base.replace(/\/+$/, '')}/console/login with name and password alone)`
+      );
     }
     case 'list': {
       const owners = await listOwners(db);
       if (owners.length === 0) return 'No owners yet: npm run owner -- add <name>';
       return owners
         .map(
-          (o) => `${o.name}${o.disabledAt === null ? '' : ' (disabled)'}  since ${o.createdAt.toISOString()}`,
+          (o) =>
+            `${o.name}${o.disabledAt === null ? '' : ' (disabled)'}  since ${o.createdAt.toISOString()}` +
+            (o.passwordSetAt === null
+              ? '  (not enrolled yet)'
+              : `  password set ${o.passwordSetAt.toISOString()}`),
         )
         .join('\n');
     }

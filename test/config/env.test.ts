@@ -42,7 +42,20 @@ describe('the shared settings', () => {
       kvPrefix: '',
       publicUrl: null,
       ownerGate: undefined,
+      consoleSession: { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 },
     });
+  });
+
+  it('reads the console session’s idle timeout and lifetime, and refuses 0 or a fraction', () => {
+    expect(
+      appConfigFromEnv({ CONSOLE_SESSION_IDLE_MINUTES: '5', CONSOLE_SESSION_MAX_HOURS: '2' }).consoleSession,
+    ).toEqual({ idleMs: 5 * 60_000, maxMs: 2 * 60 * 60_000 });
+    expect(() => appConfigFromEnv({ CONSOLE_SESSION_IDLE_MINUTES: '0' })).toThrow(
+      /CONSOLE_SESSION_IDLE_MINUTES must be at least 1/,
+    );
+    expect(() => appConfigFromEnv({ CONSOLE_SESSION_MAX_HOURS: '1.5' })).toThrow(
+      /CONSOLE_SESSION_MAX_HOURS must be a whole number/,
+    );
   });
 
   it('reads KV_PREFIX, and refuses one that could run into another environment’s keys', () => {

@@ -14,6 +14,8 @@ import { callAsOwner } from '../harness/owner.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** The password the chair sets through her enrolment link. */
+const PASSWORD = 'ועדת ערר מחוזית חיפה';
 const OUT = join(root, 'test-output', 'console');
 
 /** Chromium is required in CI (.ci/run installs it); elsewhere the suite says plainly that it did not run. */
@@ -161,6 +163,8 @@ describeWithChromium('the owner console in Chromium', () => {
   it('signs in by link; the link works once', async () => {
     const { token } = await mintLoginLink(s.db.db, 'dana', now());
     await go(loginPath(token));
+    await page.getByLabel('סיסמה חדשה').fill(PASSWORD);
+    await page.getByLabel('הסיסמה שוב').fill(PASSWORD);
     await shot('02-login');
     await page.getByRole('button', { name: 'כניסה' }).click();
     await page.waitForURL(`${s.url}/console`);
@@ -192,9 +196,11 @@ describeWithChromium('the owner console in Chromium', () => {
     await shot('05-approval-approved');
     const done = await s.call('ceo', 'case_delete', { case_id: target, approval_id: id });
     expect(expectOk<{ case_id: string }>(done).case_id).toBe(target);
-    expect(errorCode(await s.call('ceo', 'case_delete', { case_id: target, approval_id: id }))).toBe(
-      'approval_used',
-    );
+    // A retry with the used approval replays the deletion's result; nothing is deleted twice.
+    expect(await s.call('ceo', 'case_delete', { case_id: target, approval_id: id })).toEqual({
+      ...done,
+      replayed: true,
+    });
     await page.reload();
     await expect(page.locator('.badge').first().textContent()).resolves.toBe('אושרה ונוצלה');
   });
@@ -299,6 +305,30 @@ describeWithChromium('the owner console in Chromium', () => {
     await go('/console/approvals');
     await expect(page.locator('h1').textContent()).resolves.toBe('נדרשת כניסה');
     await shot('16-signed-out');
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('signs in again with her password alone, no link; a wrong password is refused in Hebrew', async () => {
+    await go('/console/login');
+    const html = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      dir: document.documentElement.dir,
+    }));
+    expect(html).toEqual({ lang: 'he', dir: 'rtl' });
+    await page.getByLabel('שם משתמש').fill('dana');
+    await page.getByLabel('סיסמה', { exact: true }).fill(`${PASSWORD}!`);
+    await page.getByRole('button', { name: 'כניסה' }).click();
+    await expect(page.locator('[role=alert]').textContent()).resolves.toContain('שם המשתמש או הסיסמה שגויים');
+    await shot('17-wrong-password');
+    // The name stays filled in; only the password is typed again.
+    await expect(page.getByLabel('שם משתמש').inputValue()).resolves.toBe('dana');
+    await page.getByLabel('סיסמה', { exact: true }).fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${s.url}/console`);
+    await expect(page.locator('h1').textContent()).resolves.toBe('שלום, dana');
+    await go('/console/approvals');
+    await expect(page.locator('h1').textContent()).resolves.not.toBe('נדרשת כניסה');
+    await shot('18-signed-in-by-password');
     expect(cspViolations).toEqual([]);
   });
 });

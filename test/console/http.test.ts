@@ -1,11 +1,11 @@
-// The console over HTTP (the browser suite drives the same pages in Chromium): signing in by single-use
-// link, the session cookie's attributes, CSRF and Origin checks, logout ending the session on the server,
+// The console over HTTP (the browser suite drives the same pages in Chromium): enrolling by single-use
+// link (test/console/sign_in.test.ts has the password, lockout and expiry), the session cookie's attributes, CSRF and Origin checks, logout ending the session on the server,
 // security headers on every page, and the two credentials never crossing (agent tokens ↛ console,
 // owner cookie ↛ /mcp).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addOwner, LOGIN_LINK_TTL_MS, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { approvalIdOf, approvalRow, forEachApprovalStack, uniqueNote } from '../contract/_approvals.ts';
-import { sessionCookie, signInOwner } from '../harness/owner.ts';
+import { enrolByLink, openSignInForm, sessionCookie, signInOwner, TEST_PASSWORD } from '../harness/owner.ts';
 import { startTestServer, type TestServer } from '../harness/server.ts';
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}) => ({
@@ -18,15 +18,15 @@ const form = (fields: Record<string, string>, headers: Record<string, string> = 
 forEachApprovalStack('the owner console over HTTP', (env) => {
   const link = async (name = 'dana') => (await mintLoginLink(env().s.db.db, name, env().clock.now())).token;
 
-  it('a link opens a sign-in form (looking spends nothing); posting it signs in once', async () => {
+  it('a link opens the enrolment form (looking spends nothing); posting it signs in once', async () => {
     const { s } = env();
     const token = await link();
     for (let i = 0; i < 2; i++) {
       const page = await s.fetch(loginPath(token));
       expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<form method="post" action="/console/login">');
+      expect(await page.text()).toContain('<form class="enrol" method="post" action="/console/login">');
     }
-    const res = await s.fetch('/console/login', form({ token }));
+    const res = await enrolByLink(s, token);
     expect([res.status, res.headers.get('location')]).toEqual([303, '/console']);
     // Over HTTPS-like hosts the cookie is __Host-, Secure, HttpOnly, SameSite=Strict, for the whole site.
     const set = res.headers.getSetCookie().join('\n');
@@ -35,7 +35,11 @@ forEachApprovalStack('the owner console over HTTP', (env) => {
     expect(set).toMatch(/HttpOnly/);
     expect(set).toMatch(/Secure/);
     expect(set).toMatch(/SameSite=Strict/);
-    const again = await s.fetch('/console/login', form({ token }));
+    const again = await (await openSignInForm(s)).post({
+      token,
+      password: TEST_PASSWORD,
+      confirm: TEST_PASSWORD,
+    });
     expect(again.status).toBe(410);
     expect(await again.text()).toContain('כבר השתמשו');
     expect(sessionCookie(again)).toBeUndefined();
@@ -49,9 +53,11 @@ forEachApprovalStack('the owner console over HTTP', (env) => {
     const page = await s.fetch(loginPath(token));
     expect(page.status).toBe(410);
     expect(await page.text()).toContain('תוקף קישור הכניסה פג');
-    expect((await s.fetch('/console/login', form({ token }))).status).toBe(410);
+    const signIn = await openSignInForm(s);
+    const password = { password: TEST_PASSWORD, confirm: TEST_PASSWORD };
+    expect((await signIn.post({ token, ...password })).status).toBe(410);
     expect((await s.fetch(loginPath('chl_nope'))).status).toBe(400);
-    expect((await s.fetch('/console/login', form({ token: 'chl_nope' }))).status).toBe(400);
+    expect((await signIn.post({ token: 'chl_nope', ...password })).status).toBe(400);
     env().owner = await signInOwner(s, 'dana', clock.now());
   });
 
@@ -216,7 +222,7 @@ describe('the owner console on loopback', () => {
   it('keeps the session in a cookie without Secure (plain HTTP on 127.0.0.1), still HttpOnly and Strict', async () => {
     await addOwner(s.db.db, 'local');
     const { token } = await mintLoginLink(s.db.db, 'local', new Date());
-    const res = await s.fetch('/console/login', form({ token }));
+    const res = await enrolByLink(s, token);
     expect(res.status).toBe(303);
     const set = res.headers.getSetCookie().join('\n');
     expect(set).toMatch(/^chambers_owner=chs_/);

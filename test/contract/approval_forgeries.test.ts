@@ -89,15 +89,19 @@ forEachApprovalStack('owner gate, approval mode: forgeries', (env) => {
     });
   });
 
-  it('a used approval is spent, over either route; a made-up id is not_found', async () => {
+  it('a used approval opens nothing new, over either route (the same call replays); a made-up id is not_found', async () => {
     const { s, owner } = env();
     const note = uniqueNote('replay');
     const id = approvalIdOf(await s.call('ceo', 'fixture_note_write', { note, reason: 'once' }));
     await owner.decide(id, 'approve', 'once');
     expectOk(await s.call('ceo', 'fixture_note_write', { note, approval_id: id }));
-    expect(code(await s.call('ceo', 'fixture_note_write', { note, approval_id: id }))).toBe('approval_used');
+    expect(await s.call('ceo', 'fixture_note_write', { note, approval_id: id })).toMatchObject({
+      ok: true,
+      replayed: true,
+      data: { runs: 1 },
+    });
     const json = await s.callJson('ceo', 'fixture_note_write', { note, approval_id: id });
-    expect([json.status, code(json.body)]).toEqual([409, 'approval_used']);
+    expect([json.status, json.body]).toMatchObject([200, { ok: true, replayed: true, data: { runs: 1 } }]);
     expect(code(await s.call('ceo', 'fixture_note_write', { note, approval_id: crypto.randomUUID() }))).toBe(
       'not_found',
     );
@@ -132,7 +136,7 @@ forEachApprovalStack('owner gate, approval mode: forgeries', (env) => {
     expect(await approvalRow(s, id)).toMatchObject({ state: 'pending' });
   });
 
-  it('twenty concurrent repeats with one approval: one effect, the rest approval_used', async () => {
+  it('twenty concurrent repeats with one approval: one effect; the rest replay it or hear approval_used', async () => {
     const { s, owner } = env();
     const note = uniqueNote('race');
     const id = approvalIdOf(await s.call('ceo', 'fixture_note_write', { note, reason: 'race' }));
@@ -140,9 +144,17 @@ forEachApprovalStack('owner gate, approval mode: forgeries', (env) => {
     const all = await Promise.all(
       Array.from({ length: 20 }, () => s.call('ceo', 'fixture_note_write', { note, approval_id: id })),
     );
-    expect(all.filter((e) => e.ok)).toHaveLength(1);
-    expect(all.filter((e) => !e.ok).map(code)).toEqual(Array(19).fill('approval_used'));
+    // One ran; a repeat that came after it finished replays it; one that came while it ran was told to wait.
+    expect(all.filter((e) => e.ok && e.replayed !== true)).toHaveLength(1);
+    for (const e of all) {
+      if (e.ok) expect(e.data).toMatchObject({ runs: 1 });
+      else expect(code(e)).toBe('approval_used');
+    }
     expect(effects.get(note)).toBe(1);
+    expect(await s.call('ceo', 'fixture_note_write', { note, approval_id: id })).toMatchObject({
+      replayed: true,
+      data: { runs: 1 },
+    });
   });
 
   it('no sequence of agent calls completes a gated call while the owner does nothing', async () => {
@@ -190,7 +202,9 @@ forEachApprovalStack(
       const all = await Promise.all(
         Array.from({ length: 10 }, () => s.call('ceo', 'fixture_note_write', { note, approval_id: id })),
       );
-      expect(all.filter((e) => e.ok)).toHaveLength(1);
+      // The others replay the one that ran, or (while it ran) were told to wait.
+      expect(all.filter((e) => e.ok && e.replayed !== true)).toHaveLength(1);
+      for (const e of all) if (!e.ok) expect(e.error.code).toBe('approval_used');
       expect(effects.get(note)).toBe(1);
     });
   },

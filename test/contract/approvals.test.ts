@@ -1,6 +1,6 @@
 // OWNER_GATE=approval, the path an owner-gated call takes (docs/contract.md "Grants and gates"): the refusal
 // leaves one approval request; the owner decides it in the console; the agent's repeat with approval_id goes
-// through once; rejected and expired approvals are refused; the audit log links request, decision and call.
+// through once (repeated again, it replays that result: approval_replay.test.ts); rejected and expired approvals are refused; the audit log links request, decision and call.
 import { expect, it } from 'vitest';
 import type { case_delete } from '../../functions/case/case_delete.ts';
 import { APPROVAL_TTL_MS } from '../../src/contract/approvals.ts';
@@ -77,7 +77,7 @@ forEachApprovalStack('owner gate, approval mode', (env) => {
     });
   });
 
-  it('approved in the console, the repeat goes through once; a second repeat is approval_used', async () => {
+  it('approved in the console, the repeat goes through once; a second repeat replays its result', async () => {
     const { s, owner } = env();
     const note = uniqueNote('approve');
     const id = approvalIdOf(await s.call('ceo', 'fixture_note_write', { note, reason: 'לרשום' }));
@@ -93,11 +93,12 @@ forEachApprovalStack('owner gate, approval mode', (env) => {
       error: { code: 'owner_gate_required', details: { approval_id: id, state: 'approved' } },
     });
 
-    const done = expectOk<Written>(await s.call('ceo', 'fixture_note_write', { note, approval_id: id }));
+    const first = await s.call('ceo', 'fixture_note_write', { note, approval_id: id });
+    const done = expectOk<Written>(first);
     // The tool sees the owner's reason and name as the gate's.
     expect(done).toEqual({ note, runs: 1, reason: 'מאושר, פעם אחת', owner: 'dana' });
-    const used = await s.call('ceo', 'fixture_note_write', { note, approval_id: id });
-    expect(used).toMatchObject({ ok: false, error: { code: 'approval_used' } });
+    const again = await s.call('ceo', 'fixture_note_write', { note, approval_id: id });
+    expect(again).toEqual({ ...first, replayed: true });
     expect(effects.get(note)).toBe(1);
 
     // The audit log links the request, the owner's decision and the call that used the approval.
@@ -108,7 +109,7 @@ forEachApprovalStack('owner gate, approval mode', (env) => {
       ['owner:dana', 'approval_review', 'ok', null],
       ['ceo', 'fixture_note_write', 'error', 'owner_gate_required'],
       ['ceo', 'fixture_note_write', 'ok', null],
-      ['ceo', 'fixture_note_write', 'error', 'approval_used'],
+      ['ceo', 'fixture_note_write', 'replayed', null],
     ]);
     expect(audit[2]).toMatchObject({ idempotencyKey: id });
     expect(audit[4]).toMatchObject({ ownerAck: true, ownerReason: 'מאושר, פעם אחת' });

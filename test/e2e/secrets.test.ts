@@ -12,7 +12,7 @@ import { tools } from '../../entry/registries.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';
 import { csrfTokenFor, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
-import { type OwnerSession, signInOwner } from '../harness/owner.ts';
+import { type OwnerSession, signInOwner, TEST_PASSWORD } from '../harness/owner.ts';
 import { errorCode, startTestServer, type TestServer } from '../harness/server.ts';
 import { registryOf, sampleArgs } from '../harness/tool_args.ts';
 import { makeWorld, type World, walkerAgents } from '../harness/world.ts';
@@ -179,6 +179,7 @@ describe('secrets stay out of logs and envelopes', () => {
       'console session': session,
       'console CSRF token': csrfTokenFor(session),
       'login link': loginToken,
+      'console password': TEST_PASSWORD,
     };
   };
 

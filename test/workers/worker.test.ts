@@ -19,7 +19,9 @@ import { openPostgres } from '../../src/db/postgres.ts';
 import { enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
 import { emptyDrainReport } from '../../src/jobs/drain.ts';
+import { addOwner, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { createTestDb, type TestDb } from '../harness/databases.ts';
+import { type Fetcher, openSignInForm, sessionCookie } from '../harness/owner.ts';
 import { describeWithService, redisTestPrefix, serviceUrls } from '../harness/services.ts';
 
 const WORKER_SECRET = 'workers-test-secret-0123456789';
@@ -324,6 +326,28 @@ describeWithService('postgres', 'Workers build under wrangler dev', () => {
         const res = await fetch(`${url()}/v1/tools`, { headers: { authorization: `Bearer ${t}` } });
         expect(res.status).toBe(401);
       }
+    });
+
+    it('an owner enrols by link and signs in by password on workerd too (PBKDF2 through WebCrypto there)', async () => {
+      const minter = openPostgres(db?.url ?? '', { max: 1 });
+      let token = '';
+      try {
+        await addOwner(minter.db, 'worker-chair');
+        token = (await mintLoginLink(minter.db, 'worker-chair', new Date())).token;
+      } finally {
+        await minter.close();
+      }
+      const password = 'סיסמה ארוכה על workerd';
+      const at: Fetcher = (path, init) => fetch(`${url()}${path}`, init);
+      const submit = async (path: string, fields: Record<string, string>) =>
+        (await openSignInForm(at, path)).post(fields);
+      const enrolled = await submit(loginPath(token), { token, password, confirm: password });
+      expect([enrolled.status, enrolled.headers.get('location')]).toEqual([303, '/console']);
+      const wrong = await submit('/console/login', { name: 'worker-chair', password: `${password}x` });
+      expect(wrong.status).toBe(401);
+      const signedIn = await submit('/console/login', { name: 'worker-chair', password });
+      expect(signedIn.status).toBe(303);
+      expect((await at('/console', { headers: { cookie: sessionCookie(signedIn) ?? '' } })).status).toBe(200);
     });
 
     it('the Cron Trigger (scheduled) drains work that no kick reached', async () => {

@@ -1,6 +1,7 @@
 // The owner principal (docs/contract.md "Grants and gates"): people who govern the agents, never agents. They
-// sign in to the console with a single-use link, keep a server-side session, and decide approval requests that
-// owner-gated calls create in approval mode. Secrets (link tokens, session ids) are stored as SHA-256 only.
+// enrol in the console with a single-use link (setting a password), then sign in with the password, keep a
+// server-side session, and decide approval requests that owner-gated calls create in approval mode. Secrets
+// (link tokens, session ids) are stored as SHA-256 only, passwords as PBKDF2 (src/auth/passwords.ts).
 
 import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
@@ -14,8 +15,26 @@ export const owners = pgTable(
     name: text('name').notNull(),
     createdAt: createdAt(),
     disabledAt: timestamptz('disabled_at'),
+    /** The console password as `pbkdf2-sha256$<iterations>$<salt>$<hash>`; null until the owner enrols. */
+    passwordHash: text('password_hash'),
+    passwordSetAt: timestamptz('password_set_at'),
   },
   (t) => [uniqueIndex('owners_name_key').on(t.name)],
+);
+
+/**
+ * Sign-in attempts by password, per name as typed (so a name that is no owner is throttled alike and the
+ * answer does not tell which names exist). Written before the password is checked, so parallel guesses count;
+ * a successful sign-in clears the name's rows.
+ */
+export const ownerSignInAttempts = pgTable(
+  'owner_sign_in_attempts',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    at: timestamptz('at').notNull(),
+  },
+  (t) => [index('owner_sign_in_attempts_name_idx').on(t.name, t.at)],
 );
 
 /** Single-use login links: the token's SHA-256, its owner, a short expiry, when it was used. */
@@ -33,7 +52,10 @@ export const ownerLoginLinks = pgTable(
   (t) => [index('owner_login_links_owner_idx').on(t.ownerId)],
 );
 
-/** Console sessions: the cookie's SHA-256; ended by logout (ended_at) or by time (expires_at). */
+/**
+ * Console sessions: the cookie's SHA-256; ended by logout (ended_at), by their absolute lifetime (expires_at)
+ * or by idleness (no request since last_seen_at for longer than the idle timeout).
+ */
 export const ownerSessions = pgTable(
   'owner_sessions',
   {
@@ -44,6 +66,7 @@ export const ownerSessions = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
     endedAt: timestamptz('ended_at'),
+    lastSeenAt: timestamptz('last_seen_at').notNull().defaultNow(),
   },
   (t) => [index('owner_sessions_owner_idx').on(t.ownerId)],
 );
@@ -79,6 +102,8 @@ export const ownerApprovals = pgTable(
     usedAt: timestamptz('used_at'),
     /** The request id of the call that used the approval (its audit_log row has the same request_id). */
     usedRequestId: text('used_request_id'),
+    /** The envelope of the call that used it: the same call repeated with the approval replays it. */
+    result: jsonb('result').$type<Record<string, unknown>>(),
   },
   (t) => [
     // One open request per call: a refused call repeated finds the request it created.
