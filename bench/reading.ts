@@ -15,7 +15,7 @@ import { mintToken } from '../src/auth/tokens.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { documents } from '../src/db/schema/documents.ts';
-import type { PageReader } from '../src/documents/reader.ts';
+import type { ReaderPool } from '../src/documents/reader_pool.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { createLogger } from '../src/log.ts';
 import { createChambers } from '../src/server.ts';
@@ -44,9 +44,10 @@ interface Figures {
 async function measure(reader: 'inline' | 'threads'): Promise<Figures> {
   const handle = await openPglite();
   await migrateDb(handle);
-  let pool: PageReader | undefined;
+  let pool: ReaderPool | undefined;
   if (reader === 'threads') pool = (await import('../src/documents/reader_pool.ts')).createReaderPool();
-  const handlers = makeJobHandlers(pool === undefined ? {} : { reader: pool });
+  // Threads read the documents and run the extractors' rules, as on `npm start`.
+  const handlers = makeJobHandlers(pool === undefined ? {} : { reader: pool, finder: pool });
   const loop = startDrainLoop({ db: handle.db, handlers, log: createLogger('silent') });
   const { app } = createChambers({
     agents: await loadAgentsFromDir(`${root}agents`),

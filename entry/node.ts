@@ -71,9 +71,10 @@ const stores = await openNodeStores(
   process.exit(1);
 });
 const agents = await loadAgentsFromDir('agents');
-// Documents are parsed in worker threads, off the thread that answers the agents (src/documents/reader_pool.ts).
+// Documents are parsed, and the extractors' rules run, in worker threads, off the thread that answers the
+// agents (src/documents/reader_pool.ts).
 const reader = createReaderPool();
-const jobHandlers = makeJobHandlers({ reader, ocr: () => ocr });
+const jobHandlers = makeJobHandlers({ reader, ocr: () => ocr, finder: reader });
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;

@@ -7,9 +7,9 @@ import { appraisalFacts, argumentClaims, caseReferences, claims } from '../db/sc
 import { type DocumentRole, type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
-import { type Extractor, enqueueExtractor } from '../extractors/framework.ts';
+import { type Extractor, enqueueExtractor, type FindDocument } from '../extractors/framework.ts';
 import { APPRAISAL_ROLES, extractFacts, FIGURE_ROLES, findAppraiser } from './appraisal.ts';
-import { CLAIM_ROLES, extractClaims } from './claims.ts';
+import { CLAIM_ROLES, type ClaimCandidate, extractClaims } from './claims.ts';
 import { extractDecisionFacts } from './decision_figures.ts';
 import { extractReferences } from './references.ts';
 import { detectRole } from './roles.ts';
@@ -55,19 +55,29 @@ export async function ensureRole(
   return role;
 }
 
+/** The role a run reads a document as (ensureRole's, without storing it): as given, else from page 1. */
+function roleOf(doc: FindDocument, pages: readonly string[]): DocumentRole | null {
+  if (doc.corpus !== 'case') return null;
+  if (doc.role !== null) return doc.role;
+  return pages[0] === undefined ? null : detectRole(pages[0]);
+}
+
 async function insertBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
 }
 
-export const referenceExtractor: Extractor = {
+type References = ReturnType<typeof extractReferences>;
+
+export const referenceExtractor: Extractor<References> = {
   kind: 'reference_extract',
   version: 'references@1',
   accepts: readsRoles('all'),
-  async run(tx, doc, pages) {
+  find: (_doc, pages) => extractReferences(pages),
+  async run(tx, doc, pages, _ctx, ahead) {
     await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
-    const found = extractReferences(pages).map((r) => ({
+    const found = (ahead ?? extractReferences(pages)).map((r) => ({
       id: crypto.randomUUID(),
       caseId,
       kind: r.kind,
@@ -121,16 +131,17 @@ async function replaceFindings(
   }
 }
 
-export const claimExtractor: Extractor = {
+export const claimExtractor: Extractor<ClaimCandidate[]> = {
   kind: 'claim_extract',
   version: 'claims@2',
   accepts: readsRoles(CLAIM_ROLES),
-  async run(tx, doc, pages, ctx) {
+  find: (doc, pages) => extractClaims(pages, roleOf(doc, pages)),
+  async run(tx, doc, pages, ctx, ahead) {
     const role = await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
     const now = ctx.now();
-    const found = extractClaims(pages, role);
+    const found = ahead ?? extractClaims(pages, role);
     const span = (c: { page: number; start: number; end: number }) => `${c.page}|${c.start}|${c.end}`;
     const keep = new Set(found.map(span));
     // Candidates no longer found go, unless an agent used them in an argument map; decided ones always stay.
@@ -194,19 +205,25 @@ export const claimExtractor: Extractor = {
   },
 };
 
-export const factExtractor: Extractor = {
+/** A document's figures and whose they are: an appraisal's by the appraisal rules, a decision's own sums. */
+function findFigures(role: DocumentRole | null, pages: readonly string[]) {
+  const decision = role === 'decision';
+  const reads = role !== null && APPRAISAL_ROLES.includes(role);
+  const appraiser = decision ? { name: null, role: 'decision' as const } : findAppraiser(pages, role);
+  const candidates = decision ? extractDecisionFacts(pages) : reads ? extractFacts(pages) : [];
+  return { appraiser, candidates };
+}
+
+export const factExtractor: Extractor<ReturnType<typeof findFigures>> = {
   kind: 'appraiser_fact_extract',
   version: 'appraisal@2',
   accepts: readsRoles(FIGURE_ROLES),
-  async run(tx, doc, pages) {
+  find: (doc, pages) => findFigures(roleOf(doc, pages), pages),
+  async run(tx, doc, pages, _ctx, ahead) {
     const role = await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
-    // An appraisal's facts by the appraisal rules; a decision's own sums (levy, compensation, claimed).
-    const decision = role === 'decision';
-    const reads = role !== null && APPRAISAL_ROLES.includes(role);
-    const appraiser = decision ? { name: null, role: 'decision' as const } : findAppraiser(pages, role);
-    const candidates = decision ? extractDecisionFacts(pages) : reads ? extractFacts(pages) : [];
+    const { appraiser, candidates } = ahead ?? findFigures(role, pages);
     const found = candidates.map((f) => ({
       id: crypto.randomUUID(),
       caseId,

@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
+import type { ExtractorFinder, FindDocument } from '../extractors/framework.ts';
 import { ExtractionError } from './errors.ts';
 import { MAX_EXTRACT_MS } from './media.ts';
 import type { DocumentRead } from './pages.ts';
@@ -24,17 +25,22 @@ export interface ReaderPoolOptions {
   script?: URL;
 }
 
-export interface ReaderPool extends PageReader {
+export interface ReaderPool extends PageReader, ExtractorFinder {
   /** Threads alive now (started and not yet exited). */
   liveThreads(): number;
 }
 
+/** What a thread is asked: a document to read, or an extractor's rules to run on pages. */
+type Work =
+  | { bytes: Uint8Array; mediaType: DocumentMediaType }
+  | { find: { kind: string; document: FindDocument; pages: readonly string[]; input: unknown } };
+
 interface Task {
   id: number;
-  bytes: Uint8Array;
-  mediaType: DocumentMediaType;
+  work: Work;
   signal: AbortSignal | undefined;
-  resolve(read: DocumentRead): void;
+  /** A read's DocumentRead, or what a find found. */
+  resolve(value: unknown): void;
   reject(error: unknown): void;
   onAbort?: () => void;
 }
@@ -66,13 +72,13 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
   /** Every thread not yet exited, retired ones included (close waits for them all). */
   const alive = new Set<Promise<void>>();
 
-  const settle = (slot: Slot, outcome: { read: DocumentRead } | { error: unknown }) => {
+  const settle = (slot: Slot, outcome: { value: unknown } | { error: unknown }) => {
     const task = slot.task;
     if (task === null) return;
     slot.task = null;
     clearTimeout(slot.timer);
     if (task.onAbort !== undefined) task.signal?.removeEventListener('abort', task.onAbort);
-    if ('read' in outcome) task.resolve(outcome.read);
+    if ('value' in outcome) task.resolve(outcome.value);
     else task.reject(outcome.error);
   };
 
@@ -110,7 +116,7 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
         return;
       }
       if (slot.task === null || reply.id !== slot.task.id) return;
-      if (reply.ok) settle(slot, { read: reply.read });
+      if (reply.ok) settle(slot, { value: 'read' in reply ? reply.read : reply.found });
       else
         settle(slot, {
           error:
@@ -183,9 +189,14 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
       retire(slot);
       schedule();
     }, timeoutMs);
+    const work = task.work;
+    if ('find' in work) {
+      slot.worker.postMessage({ id: task.id, find: work.find });
+      return;
+    }
     // The bytes move to the thread: a copy of exactly their length, so the caller's buffer stays whole.
-    const bytes = task.bytes.slice();
-    slot.worker.postMessage({ id: task.id, bytes, mediaType: task.mediaType }, [bytes.buffer]);
+    const bytes = work.bytes.slice();
+    slot.worker.postMessage({ id: task.id, bytes, mediaType: work.mediaType }, [bytes.buffer]);
   };
 
   /** Starts threads for waiting tasks, up to the bound, and hands tasks to idle threads. */
@@ -198,34 +209,40 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
     while (queue.length > 0 && slots.size < maxThreads) pump(start());
   };
 
+  /** Queues work for a thread; an aborted signal takes it back (or ends the thread doing it). */
+  const submit = (work: Work, signal: AbortSignal | undefined): Promise<unknown> => {
+    if (closed) return Promise.reject(closedError());
+    signal?.throwIfAborted();
+    return new Promise<unknown>((resolve, reject) => {
+      const task: Task = { id: nextId++, work, signal, resolve, reject };
+      if (signal !== undefined) {
+        task.onAbort = () => {
+          const waiting = queue.indexOf(task);
+          if (waiting >= 0) {
+            queue.splice(waiting, 1);
+            reject(signal.reason);
+            return;
+          }
+          for (const slot of slots) {
+            if (slot.task !== task) continue;
+            settle(slot, { error: signal.reason });
+            retire(slot);
+            schedule();
+          }
+        };
+        signal.addEventListener('abort', task.onAbort, { once: true });
+      }
+      queue.push(task);
+      schedule();
+    });
+  };
+
   return {
-    read(bytes, mediaType, readOptions = {}) {
-      const { signal } = readOptions;
-      if (closed) return Promise.reject(closedError());
-      signal?.throwIfAborted();
-      return new Promise<DocumentRead>((resolve, reject) => {
-        const task: Task = { id: nextId++, bytes, mediaType, signal, resolve, reject };
-        if (signal !== undefined) {
-          task.onAbort = () => {
-            const waiting = queue.indexOf(task);
-            if (waiting >= 0) {
-              queue.splice(waiting, 1);
-              reject(signal.reason);
-              return;
-            }
-            for (const slot of slots) {
-              if (slot.task !== task) continue;
-              settle(slot, { error: signal.reason });
-              retire(slot);
-              schedule();
-            }
-          };
-          signal.addEventListener('abort', task.onAbort, { once: true });
-        }
-        queue.push(task);
-        schedule();
-      });
-    },
+    read: (bytes, mediaType, readOptions = {}) =>
+      submit({ bytes, mediaType }, readOptions.signal) as Promise<DocumentRead>,
+    // An extractor's rules on a document's pages: the same threads, so they never hold the agents' thread.
+    find: (kind, document, pages, input, findOptions = {}) =>
+      submit({ find: { kind, document, pages, input } }, findOptions.signal),
     liveThreads: () => alive.size,
     async close() {
       closed = true;

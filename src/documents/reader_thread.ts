@@ -2,6 +2,7 @@
 // answers with its pages or the reason it could not. Node only (node:worker_threads).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
+import type { FindDocument } from '../extractors/framework.ts';
 import { ExtractionError } from './errors.ts';
 import { type DocumentRead, readPages } from './pages.ts';
 
@@ -12,9 +13,16 @@ export interface ReadRequest {
   mediaType: DocumentMediaType;
 }
 
+/** An extractor's pure part to run on a document's pages (extractors/all.ts findWith). */
+export interface FindRequest {
+  id: number;
+  find: { kind: string; document: FindDocument; pages: readonly string[]; input: unknown };
+}
+
 /** What the thread answers: the pages, or an ExtractionError's fields, or another error's message. */
 export type ReadReply =
   | { id: number; ok: true; read: DocumentRead }
+  | { id: number; ok: true; found: unknown }
   | {
       id: number;
       ok: false;
@@ -34,10 +42,15 @@ export function serveReads(
 ): void {
   const port = parentPort;
   if (port === null) throw new Error('serveReads runs in a worker thread');
-  port.on('message', async (request: ReadRequest) => {
+  port.on('message', async (request: ReadRequest | FindRequest) => {
     let reply: ReadReply;
     try {
-      reply = { id: request.id, ok: true, read: await read(request.bytes, request.mediaType) };
+      if ('find' in request) {
+        // Loaded on the first find: a thread that only reads never pays for the rules.
+        const { findWith } = await import('../extractors/all.ts');
+        const { kind, document, pages, input } = request.find;
+        reply = { id: request.id, ok: true, found: findWith(kind, document, pages, input) };
+      } else reply = { id: request.id, ok: true, read: await read(request.bytes, request.mediaType) };
     } catch (e) {
       reply = {
         id: request.id,

@@ -15,7 +15,10 @@ export interface ExtractorContext {
   log: Logger;
 }
 
-export interface Extractor {
+/** The fields of a document an extractor's pure part reads: what crosses to a reader thread. */
+export type FindDocument = Pick<DocumentRow, 'id' | 'corpus' | 'caseId' | 'role'>;
+
+export interface Extractor<F = unknown, I = unknown> {
   /** The job kind, and the name of the tool that queues it (e.g. "reference_extract"). */
   kind: string;
   /** Part of every candidate's provenance; a new version re-extracts (a new job per document). */
@@ -27,7 +30,33 @@ export interface Extractor {
    * text exactly as document_text_get returns it), inside `tx`, with the document row locked. It must leave
    * alone anything an agent or the owner recorded, so running it twice gives the same rows.
    */
-  run(tx: DbOrTx, document: DocumentRow, pages: readonly string[], ctx: ExtractorContext): Promise<void>;
+  run(
+    tx: DbOrTx,
+    document: DocumentRow,
+    pages: readonly string[],
+    ctx: ExtractorContext,
+    found?: F,
+  ): Promise<void>;
+  /**
+   * The rules' part of a run, with no database: what `run` would find in these pages. When an extractor has
+   * one, the job computes it before its transaction (in a reader thread on Node) and hands it to `run`, so
+   * neither the database connection nor the thread that answers the agents waits on the rules. Its result
+   * must survive a structured clone.
+   */
+  find?(document: FindDocument, pages: readonly string[], input: I): F;
+  /** What `find` needs of the database beside the pages (read before it runs; `run` checks it still holds). */
+  findInput?(db: DbOrTx, document: DocumentRow, pages: readonly string[]): Promise<I>;
+}
+
+/** Where an extractor's pure part runs: a reader thread on Node (reader_pool.ts), else the job's own thread. */
+export interface ExtractorFinder {
+  find(
+    kind: string,
+    document: FindDocument,
+    pages: readonly string[],
+    input: unknown,
+    options?: { signal?: AbortSignal },
+  ): Promise<unknown>;
 }
 
 /** The dedupe key of an extractor's job for a document: one job per document and extractor version. */
@@ -69,10 +98,12 @@ export async function documentPageTexts(db: DbOrTx, documentId: string): Promise
  * The job handler of an extractor. A document that is gone or not ready is a permanent failure (nothing a
  * retry can fix; its text job reports why); a database fault is retried like any job.
  */
-export function extractorJob(extractor: Extractor): JobHandler {
+export function extractorJob(extractor: Extractor, finder?: ExtractorFinder): JobHandler {
   return async (job, jctx) => {
     const documentId = job.payload.document_id;
     if (typeof documentId !== 'string') throw new PermanentJobError('payload has no document_id');
+    jctx.signal.throwIfAborted();
+    const ahead = await findAhead(jctx.db, extractor, documentId, finder, jctx.signal);
     jctx.signal.throwIfAborted();
     await jctx.db.transaction(async (tx) => {
       // The row lock serialises two runs for one document: the second replaces what the first wrote.
@@ -91,7 +122,48 @@ export function extractorJob(extractor: Extractor): JobHandler {
       }
       if (!extractor.accepts(document)) return;
       const pages = await documentPageTexts(tx, documentId);
-      await extractor.run(tx, document, pages, { now: jctx.now, log: jctx.log });
+      // What was found ahead holds only for the same text and role (a re-read or a new role in between: anew).
+      const found =
+        ahead !== undefined && ahead.role === document.role && samePages(ahead.pages, pages)
+          ? ahead.found
+          : undefined;
+      await extractor.run(tx, document, pages, { now: jctx.now, log: jctx.log }, found);
     });
   };
 }
+
+interface FoundAhead {
+  role: DocumentRow['role'];
+  pages: readonly string[];
+  found: unknown;
+}
+
+/** The extractor's pure part on the document as it is now, outside any transaction; undefined if none runs. */
+async function findAhead(
+  db: DbOrTx,
+  extractor: Extractor,
+  documentId: string,
+  finder: ExtractorFinder | undefined,
+  signal: AbortSignal,
+): Promise<FoundAhead | undefined> {
+  const find = extractor.find;
+  if (find === undefined) return undefined;
+  const [document] = await db.select().from(documents).where(eq(documents.id, documentId));
+  if (document === undefined || document.status !== 'ready' || !extractor.accepts(document)) return undefined;
+  const pages = await documentPageTexts(db, documentId);
+  const subject: FindDocument = {
+    id: document.id,
+    corpus: document.corpus,
+    caseId: document.caseId,
+    role: document.role,
+  };
+  const input = await extractor.findInput?.(db, document, pages);
+  const found =
+    finder === undefined
+      ? find.call(extractor, subject, pages, input)
+      : await finder.find(extractor.kind, subject, pages, input, { signal });
+  return { role: document.role, pages, found };
+}
+
+const samePages = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((p, i) => p === b[i]);

@@ -10,12 +10,13 @@ import { extractHoldings } from './holdings.ts';
 
 const BATCH = 200;
 
-export const holdingExtractor: Extractor = {
+export const holdingExtractor: Extractor<ReturnType<typeof extractHoldings>> = {
   kind: 'halacha_extract',
   version: 'holdings@2',
   accepts: (d) => d.corpus === 'library' || d.corpus === 'internal',
-  async run(tx: DbOrTx, doc, pages, ctx) {
-    const found = extractHoldings(pages);
+  find: (_doc, pages) => extractHoldings(pages),
+  async run(tx: DbOrTx, doc, pages, ctx, ahead) {
+    const found = ahead ?? extractHoldings(pages);
     const span = (h: { page: number; start: number; end: number }) => `${h.page}|${h.start}|${h.end}`;
     const keep = new Set(found.map(span));
     const stale = (

@@ -121,12 +121,13 @@ export async function numberArrived(
   return { resolved: resolved.length, closed: closed.length };
 }
 
-export const metadataExtractor: Extractor = {
+export const metadataExtractor: Extractor<ExtractedMetadata> = {
   kind: 'library_metadata_extract',
   version: METADATA_VERSION,
   accepts: isDecision,
-  async run(tx, doc, pages, ctx) {
-    const row = mergeMetadata(doc, extractMetadata(pages), METADATA_VERSION);
+  find: (_doc, pages) => extractMetadata(pages),
+  async run(tx, doc, pages, ctx, ahead) {
+    const row = mergeMetadata(doc, ahead ?? extractMetadata(pages), METADATA_VERSION);
     if (row.numberKey !== null) await lockNumbers(tx, [row.numberKey]);
     const now = ctx.now();
     await tx
@@ -168,13 +169,21 @@ async function ownKeys(tx: DbOrTx, doc: DocumentRow, pages: readonly string[]): 
   return keys.filter((k) => k !== '');
 }
 
-export const citationExtractor: Extractor = {
+type FoundCitations = { own: readonly string[]; found: ReturnType<typeof extractCitations> };
+
+export const citationExtractor: Extractor<FoundCitations, readonly string[]> = {
   kind: 'citation_extract',
   version: CITATIONS_VERSION,
   accepts: (d) => d.corpus === 'case' || isDecision(d),
-  async run(tx, doc, pages) {
+  findInput: (db, doc, pages) => ownKeys(db, doc, pages),
+  find: (_doc, pages, own) => ({ own, found: extractCitations(pages, own) }),
+  async run(tx, doc, pages, _ctx, ahead) {
     const own = await ownKeys(tx, doc, pages);
-    const found = extractCitations(pages, own);
+    // Found ahead with the document's own numbers as they still are, or read again.
+    const found =
+      ahead !== undefined && ahead.own.length === own.length && ahead.own.every((k, i) => k === own[i])
+        ? ahead.found
+        : extractCitations(pages, own);
     const keys = found.map((c) => c.key);
     await lockNumbers(tx, keys);
     const resolved = await resolveKeys(tx, keys);

@@ -9,12 +9,13 @@ import { segmentDecision } from './segments.ts';
 
 const BATCH = 200;
 
-export const styleExtractor: Extractor = {
+export const styleExtractor: Extractor<ReturnType<typeof segmentDecision>> = {
   kind: 'style_corpus_enrich',
   version: 'style@1',
   accepts: (d) => d.corpus === 'style',
-  async run(tx, doc, pages, ctx) {
-    const { segments, outcome } = segmentDecision(pages);
+  find: (_doc, pages) => segmentDecision(pages),
+  async run(tx, doc, pages, ctx, ahead) {
+    const { segments, outcome } = ahead ?? segmentDecision(pages);
     await tx.delete(styleSegments).where(eq(styleSegments.documentId, doc.id));
     const rows = segments.map((s, position) => ({
       id: crypto.randomUUID(),

@@ -12,11 +12,12 @@ import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../../src/documents
 import { extractPages } from '../../src/documents/pages.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
 import { createReaderPool, type ReaderPool } from '../../src/documents/reader_pool.ts';
+import { allExtractors } from '../../src/extractors/all.ts';
 import { normalizeHebrew } from '../../src/hebrew/text.ts';
 import { drainJobs } from '../../src/jobs/drain.ts';
 import { type DrainLoop, startDrainLoop } from '../../src/jobs/loop.ts';
 import { createLogger } from '../../src/log.ts';
-import { fixtureBytes } from '../fixtures/hebrew/corpus.ts';
+import { fixtureBytes, fixturePages } from '../fixtures/hebrew/corpus.ts';
 import { bigPdf, bigPdfPageSource, pageStamp } from '../harness/big_pdf.ts';
 import { createTestDb } from '../harness/databases.ts';
 import { seedCase, textBytes } from '../harness/documents.ts';
@@ -34,7 +35,7 @@ describe('reading in threads beside the agents (PGlite, in-process drain loop)',
 
   beforeAll(async () => {
     pool = createReaderPool({ threads: 1 });
-    const handlers = makeJobHandlers({ reader: pool });
+    const handlers = makeJobHandlers({ reader: pool, finder: pool });
     // Over a real socket, as agents call: requests arrive as I/O, between the reader's own steps.
     s = await startTestServer({ db: 'pglite', socket: true, jobHandlers: handlers, kick: () => loop.kick() });
     loop = startDrainLoop({ db: s.db.db, handlers, log, intervalMs: 3_600_000 });
@@ -93,6 +94,78 @@ describe('reading in threads beside the agents (PGlite, in-process drain loop)',
     }
     const [row] = await s.db.db.select().from(documents).where(eq(documents.id, upload.document.id));
     expect(row?.pageCount).toBe(120);
+  });
+});
+
+describe('the extractors’ rules in a reader thread', () => {
+  let pool: ReaderPool;
+  beforeAll(() => {
+    pool = createReaderPool({ threads: 1 });
+  });
+  afterAll(async () => {
+    await pool.close();
+  });
+
+  it('finds in the thread what each extractor finds in-line, for every extractor with a pure part', async () => {
+    const pages = await fixturePages('appeal');
+    const document = { id: crypto.randomUUID(), corpus: 'case' as const, caseId: null, role: null };
+    const withFind = allExtractors.filter((e) => e.find !== undefined);
+    expect(withFind.map((e) => e.kind)).toEqual(
+      expect.arrayContaining([
+        'reference_extract',
+        'claim_extract',
+        'appraiser_fact_extract',
+        'citation_extract',
+      ]),
+    );
+    for (const e of withFind) {
+      const input = e.kind === 'citation_extract' ? ['ערר 1234/25'] : undefined;
+      const inline = e.find?.(document, pages, input);
+      expect(await pool.find(e.kind, document, pages, input), e.kind).toEqual(inline);
+    }
+    // The appeal's claims are really there: the comparison is not of two empty lists.
+    expect(await pool.find('claim_extract', document, pages, undefined)).not.toHaveLength(0);
+  });
+
+  it('refuses a kind no extractor has, and reads the next document after it', async () => {
+    await expect(
+      pool.find('no_such_extract', { id: 'x', corpus: 'case', caseId: null, role: null }, [], undefined),
+    ).rejects.toThrow(/no_such_extract/);
+    const read = await pool.read(await fixtureBytes('appeal', 'pdf'), PDF);
+    expect(read.pages.length).toBeGreaterThan(0);
+  });
+
+  it('gives a case file the same claims through the job with the thread as without it', async () => {
+    const run = async (finder: ReaderPool | undefined) => {
+      const s = await startTestServer({
+        db: 'pglite',
+        jobHandlers: makeJobHandlers(finder ? { finder } : {}),
+      });
+      try {
+        const caseId = await seedCase(s.db.db);
+        const up = expectOk<{ document: { id: string } }>(
+          await s.call('ceo', 'document_upload', {
+            corpus: 'case',
+            case_id: caseId,
+            title: 'כתב ערר',
+            content_base64: b64(await fixtureBytes('appeal', 'txt')),
+          }),
+        );
+        for (;;) {
+          const ran = expectOk<{ claimed: number }>(await s.call('ceo', 'extraction_run', { max_jobs: 20 }));
+          if (ran.claimed === 0) break;
+        }
+        const got = expectOk<{ items: { party: string; source: { text: string } }[] }>(
+          await s.call('ceo', 'claim_list', { case_id: caseId, document_id: up.document.id }),
+        );
+        return got.items.map((c) => `${c.party}: ${c.source.text}`).sort();
+      } finally {
+        await s.close();
+      }
+    };
+    const threaded = await run(pool);
+    expect(threaded.length).toBeGreaterThan(0);
+    expect(threaded).toEqual(await run(undefined));
   });
 });
 
