@@ -15,6 +15,7 @@ export type ConsoleEnv = {
     session: string;
     csrf: string;
     form: Record<string, string>;
+    files: Record<string, File>;
   };
 };
 export type ConsoleContext = Context<ConsoleEnv>;
@@ -50,24 +51,43 @@ export const render = (
 // POSTs come from this origin's forms only, and are small. Browsers say where a request comes from in
 // Sec-Fetch-Site; the Origin header is the fallback (under Referrer-Policy: no-referrer a same-origin form
 // POST carries `Origin: null`, so Sec-Fetch-Site decides when it is there).
-export const formPost: MiddlewareHandler<ConsoleEnv> = async (c, next) => {
-  const site = c.req.header('sec-fetch-site');
-  const origin = c.req.header('origin');
-  const sameOrigin =
-    site !== undefined
-      ? site === 'same-origin'
-      : origin === undefined || origin === new URL(c.req.url).origin;
-  if (!sameOrigin) {
-    return render(c, 'הפעולה נחסמה', errorBody('הטופס נשלח מאתר אחר ולכן נחסם.'), {}, 403);
-  }
-  const length = Number(c.req.header('content-length') ?? '0');
-  if (length > MAX_FORM_BYTES) return render(c, 'הפעולה נחסמה', errorBody('הטופס גדול מדי.'), {}, 413);
-  const body = await c.req.parseBody();
-  const form: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form[k] = v;
-  c.set('form', form);
-  await next();
-};
+const posted =
+  (maxBytes: number): MiddlewareHandler<ConsoleEnv> =>
+  async (c, next) => {
+    const site = c.req.header('sec-fetch-site');
+    const origin = c.req.header('origin');
+    const sameOrigin =
+      site !== undefined
+        ? site === 'same-origin'
+        : origin === undefined || origin === new URL(c.req.url).origin;
+    if (!sameOrigin) {
+      return render(c, 'הפעולה נחסמה', errorBody('הטופס נשלח מאתר אחר ולכן נחסם.'), {}, 403);
+    }
+    const length = Number(c.req.header('content-length') ?? '0');
+    if (length > maxBytes) return render(c, 'הפעולה נחסמה', errorBody('הטופס גדול מדי.'), {}, 413);
+    const body = await c.req.parseBody();
+    const form: Record<string, string> = {};
+    const files: Record<string, File> = {};
+    for (const [k, v] of Object.entries(body)) {
+      if (typeof v === 'string') form[k] = v;
+      else if (v instanceof File && v.size > 0) files[k] = v;
+    }
+    c.set('form', form);
+    c.set('files', files);
+    await next();
+  };
+
+export const formPost = posted(MAX_FORM_BYTES);
+
+/**
+ * A form that carries a file (the signed final version): the same origin check, a cap a little over the
+ * largest Word file the ingestion takes (10 MiB), the file kept as bytes for the tool.
+ */
+export const MAX_UPLOAD_FORM_BYTES = 11 * 1024 * 1024;
+export const uploadPost = posted(MAX_UPLOAD_FORM_BYTES);
+
+/** A posted file, or undefined when none was chosen. */
+export const file = (c: ConsoleContext, name: string): File | undefined => c.get('files')[name];
 
 // Every form carries the session's CSRF token; a POST without it (or with another session's) does nothing.
 export const checked: MiddlewareHandler<ConsoleEnv> = async (c, next) => {

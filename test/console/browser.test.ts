@@ -181,8 +181,9 @@ describeWithChromium('the owner console in Chromium', () => {
     const id = await askToDelete(target, 'נפתח בטעות, כפול לערר 1024/25');
     await go('/console/approvals');
     const card = page.locator(`#approval-${id}`);
+    // What the call means (the case by number and title, what deleting does), who asks and why.
     await expect(card.textContent()).resolves.toMatch(
-      /מחיקת תיק[\s\S]*ceo[\s\S]*נפתח בטעות, כפול לערר 1024\/25[\s\S]*ערר 2048\/25/,
+      /מחיקת תיק[\s\S]*מנהל\/ת הלשכה[\s\S]*ערר 2048\/25[\s\S]*לא יהיו עוד נגישים[\s\S]*נפתח בטעות, כפול לערר 1024\/25/,
     );
     await shot('04-approvals-pending');
     await card.locator('textarea[name=reason]').fill('מאושר: התיק נפתח בטעות');
