@@ -74,6 +74,6 @@ aside.findings{background:#fbe9e7;border:1px solid #f0b8b2;border-radius:.35rem;
 aside.findings li{border-bottom-color:#f0b8b2}
 ol.blocks{margin:0;padding-inline-start:1.25rem}
 input[type=file],select{font:inherit;padding:.35rem;border:1px solid #b8bfc8;border-radius:.35rem;background:#fff;max-width:100%}
-q{font-style:italic}
+q{font-style:italic;quotes:'"' '"'}
 @media (min-width:48rem){.grid.two{grid-template-columns:1fr 1fr}}
 `;

@@ -141,10 +141,20 @@ export async function caseWorkspace(db: Db, row: CaseRow): Promise<Workspace> {
     .where(eq(finalVersions.caseId, row.id))
     .orderBy(desc(finalVersions.createdAt))
     .limit(1);
-  const finBlocks =
+  // In the export's order (the order the file was read in), as final_version_ingest reports them.
+  const order = new Map<string, number>();
+  if (fin?.exportId != null) {
+    const [exp] = await db
+      .select({ blocks: draftExports.blocks })
+      .from(draftExports)
+      .where(eq(draftExports.id, fin.exportId));
+    for (const [i, b] of (exp?.blocks ?? []).entries()) order.set(b.key, i);
+  }
+  const finBlocks = (
     fin === undefined
       ? []
-      : await db.select().from(finalVersionBlocks).where(eq(finalVersionBlocks.finalId, fin.id));
+      : await db.select().from(finalVersionBlocks).where(eq(finalVersionBlocks.finalId, fin.id))
+  ).sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
   const feedback = await db
     .select()
     .from(chairFeedback)

@@ -1,32 +1,19 @@
 // The owner's console in a real browser: Debian's Chromium (/usr/bin/chromium) driven by playwright-core,
 // against a server in approval mode on a loopback port. Screenshots of every page go to
 // test-output/console/ (git-ignored). The agents' side runs through the official MCP client as usual.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { root } from '../../scripts/docs/docs.ts';
 import { addOwner, LOGIN_LINK_TTL_MS, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { approvalIdOf } from '../contract/_approvals.ts';
 import { seedDocument, textBytes } from '../harness/documents.ts';
 import { callAsOwner } from '../harness/owner.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+import { CHROMIUM, describeWithChromium } from './_chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OUT = join(root, 'test-output', 'console');
-
-/** Chromium is required in CI (.ci/run installs it); elsewhere the suite says plainly that it did not run. */
-function describeWithChromium(title: string, fn: () => void): void {
-  if (existsSync(CHROMIUM)) {
-    describe(title, fn);
-    return;
-  }
-  const message = `[browser] ${CHROMIUM} is missing (apt-get install -y chromium): the "${title}" suite did NOT run`;
-  if (process.env.CI === 'true') throw new Error(message);
-  console.warn(message);
-  describe.skip(title, fn);
-}
 
 describeWithChromium('the owner console in Chromium', () => {
   let s: TestServer;
