@@ -1,6 +1,7 @@
 // What every console route shares: the console's Hono env, rendering a page, the two POST guards (this
 // origin's small forms only; the session's CSRF token), the session cookie's name, and a page's notice.
 import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { constantTimeEqual } from '../contract/hash.ts';
 import type { OwnerRow } from '../db/schema/owners.ts';
@@ -63,8 +64,14 @@ const posted =
     if (!sameOrigin) {
       return render(c, 'הפעולה נחסמה', errorBody('הטופס נשלח מאתר אחר ולכן נחסם.'), {}, 403);
     }
-    const length = Number(c.req.header('content-length') ?? '0');
-    if (length > maxBytes) return render(c, 'הפעולה נחסמה', errorBody('הטופס גדול מדי.'), {}, 413);
+    const tooLarge = () => render(c, 'הפעולה נחסמה', errorBody('הטופס גדול מדי.'), {}, 413);
+    const length = c.req.header('content-length');
+    if (length !== undefined && Number(length) > maxBytes) return tooLarge();
+    // A body without a declared length is counted as it is read.
+    if (length === undefined) {
+      const counted = await bodyLimit({ maxSize: maxBytes, onError: tooLarge })(c, async () => {});
+      if (counted instanceof Response) return counted;
+    }
     const body = await c.req.parseBody();
     const form: Record<string, string> = {};
     const files: Record<string, File> = {};

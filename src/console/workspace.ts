@@ -197,6 +197,8 @@ export interface CaseListRow {
   approvals: number;
   /** Proposed directions not yet approved. */
   directions: number;
+  /** Holdings of the case's sources awaiting review. */
+  holdings: number;
   /** The case's due date, once cases carry one; null renders nothing. */
   due: Date | null;
 }
@@ -212,6 +214,12 @@ export async function caseListWithStage(db: Db): Promise<CaseListRow[]> {
       .select({ id: directions.id, status: directions.status })
       .from(directions)
       .where(eq(directions.caseId, row.id));
+    const run = await lastRun(db, row.id);
+    const held = await holdingsOf(
+      db,
+      await sourcesOf(db, row.id, run === undefined ? null : runView(run, false)),
+    );
+    const waiting = held.filter((h) => h.holding.status === 'pending');
     out.push({
       id: row.id,
       caseNumber: row.caseNumber,
@@ -219,8 +227,14 @@ export async function caseListWithStage(db: Db): Promise<CaseListRow[]> {
       stage,
       outcome: row.outcome,
       updatedAt: row.updatedAt,
-      approvals: concerning(pending, row.id, new Set(dirs.map((d) => d.id)), new Set()).length,
+      approvals: concerning(
+        pending,
+        row.id,
+        new Set(dirs.map((d) => d.id)),
+        new Set(held.map((h) => h.holding.id)),
+      ).length,
       directions: dirs.filter((d) => d.status === 'proposed').length,
+      holdings: waiting.length,
       due: dueOf(row),
     });
   }

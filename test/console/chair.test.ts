@@ -5,6 +5,7 @@
 // audited, each refused without the CSRF token or from another origin; approval requests read as what they mean.
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
+import { MAX_UPLOAD_FORM_BYTES } from '../../src/console/http.ts';
 import { stageLabels } from '../../src/console/labels.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';
 import { readZipTexts, zipNames } from '../../src/drafting/zip.ts';
@@ -108,7 +109,7 @@ forEachApprovalStack('the chair’s workspace over HTTP', (env) => {
     const page = await (await owner.get('/console/cases')).text();
     const row = page.split('<tr>').find((r) => r.includes(cc.caseId)) ?? '';
     expect(row).toContain(`<span class="badge">${stageLabels[stage]}</span>`);
-    expect(row).toContain('2 הכוונות מוצעות');
+    expect(row).toContain('2 הכוונות מוצעות · 3 הלכות לבחינה');
     expect(page).toContain('מועד להחלטה');
   });
 
@@ -315,6 +316,21 @@ forEachApprovalStack('the chair’s workspace over HTTP', (env) => {
       .from(auditLog)
       .where(and(eq(auditLog.tool, 'final_version_ingest'), eq(auditLog.agent, 'owner:dana')));
     expect(ok).toBeDefined();
+  });
+
+  it('a form larger than the upload cap is refused before it is read', async () => {
+    const { s, owner } = env();
+    const body = new FormData();
+    body.set('csrf', owner.csrf);
+    body.set('file', new Blob([new Uint8Array(MAX_UPLOAD_FORM_BYTES + 1)]), 'huge.docx');
+    const res = await s.fetch(`/console/cases/${cc.caseId}/final`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie },
+      body,
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toContain('הטופס גדול מדי');
   });
 
   it('a text final version and an empty form', async () => {

@@ -30,6 +30,7 @@ const waitingLabel = (c: CaseListRow): Html => {
   const parts = [
     c.approvals > 0 ? `${c.approvals} בקשות אישור` : null,
     c.directions > 0 ? `${c.directions} הכוונות מוצעות` : null,
+    c.holdings > 0 ? `${c.holdings} הלכות לבחינה` : null,
   ].filter((p): p is string => p !== null);
   return parts.length === 0 ? html`<span class="meta">—</span>` : html`<strong>${parts.join(' · ')}</strong>`;
 };
