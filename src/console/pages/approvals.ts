@@ -18,7 +18,7 @@ export async function meaningsOf(db: Db, rows: readonly OwnerApprovalRow[]): Pro
 function meaningList(row: OwnerApprovalRow, meaning: Meaning | undefined): Html {
   const items = meaning?.items ?? [];
   return html`${items.length === 0 ? '' : html`<dl class="meaning">${items.map((i) => html`<dt>${i.label}</dt><dd>${i.body}</dd>`)}</dl>`}
-<p class="effect"><strong>אם תאשרו:</strong> ${meaning?.effect ?? ''}</p>
+<p class="effect"><strong>${row.state === 'pending' ? 'אם תאשרו:' : 'משמעות האישור:'}</strong> ${meaning?.effect ?? ''}</p>
 <details class="expert"><summary>תצוגת מומחה: הקריאה כפי שנשלחה</summary>
 <p class="meta">כלי <code>${row.tool}</code> · סוכן <code>${row.agent}</code></p>
 <pre>${JSON.stringify(expertArgs(row.args), null, 2)}</pre></details>`;
@@ -52,7 +52,7 @@ ${meaningList(row, meanings.get(row.id))}
 ${
   row.state === 'pending'
     ? decisionForms(row, csrf)
-    : html`<h3>החלטת הבעלים</h3>
+    : html`<h3>החלטת היו״ר</h3>
 <p>${row.decidedByName ?? '—'} · ${when(row.decidedAt)}</p>
 <p class="text">${row.decisionReason ?? '—'}</p>
 ${row.state === 'approved' ? html`<p class="meta">בתוקף עד ${when(row.expiresAt)}, לקריאה אחת.</p>` : ''}
