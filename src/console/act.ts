@@ -17,10 +17,21 @@ export interface ActOptions {
   checkOutputs: boolean;
 }
 
-/** What the owner may call: the tools only an owner calls, and every owner-gated tool (the owner is the gate). */
+/**
+ * Tools the chair calls in her own name though no gate asks for her: her remarks on a draft are hers to
+ * record (the ceo agent records those she gives it).
+ */
+export const chairTools: readonly string[] = ['feedback_record'];
+
+/**
+ * What the owner may call: the tools only an owner calls, every owner-gated tool (the owner is the gate), and
+ * the chair's own tools.
+ */
 export function ownerGrants(registry: Registry): ReadonlySet<string> {
   return new Set(
-    registry.tools.filter((t) => t.def.ownerOnly === true || t.def.ownerGate).map((t) => t.def.name),
+    registry.tools
+      .filter((t) => t.def.ownerOnly === true || t.def.ownerGate || chairTools.includes(t.def.name))
+      .map((t) => t.def.name),
   );
 }
 

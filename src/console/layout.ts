@@ -5,6 +5,9 @@ import { html } from 'hono/html';
 
 export type Html = ReturnType<typeof html>;
 
+/** What the console is to the chair who works in it. */
+export const CONSOLE_NAME = 'לשכת יו״ר ועדת הערר';
+
 export type Section = 'home' | 'approvals' | 'missions' | 'cases';
 
 export interface Shell {
@@ -33,12 +36,12 @@ export function page(title: string, shell: Shell, body: Html | Html[]): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title} · מסוף הבעלים · Chambers</title>
+<title>${title} · ${CONSOLE_NAME}</title>
 <link rel="stylesheet" href="/console/style.css">
 </head>
 <body>
 <header class="top">
-<a class="brand" href="/console">מסוף הבעלים</a>
+<a class="brand" href="/console">${CONSOLE_NAME}</a>
 ${
   who === null
     ? ''

@@ -1,9 +1,8 @@
 // What the console reads (reads change nothing; every change the owner makes goes through a tool,
 // src/console/act.ts): missions through src/governance/, cases through src/cases/. Bounded like every list:
 // the console shows the latest rows.
-import { findLiveCase, liveCase } from '../cases/live.ts';
-import { and, asc, desc, eq } from '../db/orm.ts';
-import { cases } from '../db/schema/cases.ts';
+import { findLiveCase } from '../cases/live.ts';
+import { and, asc, eq } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
 import { liveDocument } from '../documents/views.ts';
@@ -14,21 +13,6 @@ export const LIST_LIMIT = 100;
 export const missionList = (db: Db) => governanceMissions(db, LIST_LIMIT);
 
 export const missionDetail = (db: Db, id: string, now: Date) => missionOverview(db, id, now, LIST_LIMIT);
-
-export const caseList = (db: Db) =>
-  db
-    .select({
-      id: cases.id,
-      caseNumber: cases.caseNumber,
-      title: cases.title,
-      status: cases.status,
-      outcome: cases.outcome,
-      updatedAt: cases.updatedAt,
-    })
-    .from(cases)
-    .where(liveCase)
-    .orderBy(desc(cases.updatedAt))
-    .limit(LIST_LIMIT);
 
 /** A live case (deleted ones are unreachable here too) and its documents. */
 export async function caseDetail(db: Db, id: string) {

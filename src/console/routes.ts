@@ -2,30 +2,37 @@
 // call through the kernel as the owner (act.ts), audited as the agents' calls are.
 import type { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { liveCase } from '../cases/live.ts';
+import { findLiveCase, liveCase } from '../cases/live.ts';
 import { errorCatalogue } from '../contract/errors.ts';
-import { count, eq } from '../db/orm.ts';
+import { and, count, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
+import { draftExports } from '../db/schema/drafting.ts';
 import { haiMissions } from '../db/schema/hai.ts';
 import { ownerApprovals } from '../db/schema/owners.ts';
+import type { Db } from '../db/types.ts';
+import { toBase64 } from '../documents/blobs.ts';
 import { approvalById, approvalsIn } from '../owner/approvals.ts';
 import type { OwnerActor } from './act.ts';
 import {
   type ConsoleContext,
   type ConsoleEnv,
   checked,
+  file,
   form,
   formPost,
   render,
   section,
   UUID,
+  uploadPost,
 } from './http.ts';
-import { approvalCard, approvalsBody, casesNamed } from './pages/approvals.ts';
+import { refusals } from './labels.ts';
+import { approvalCard, approvalsBody, meaningsOf } from './pages/approvals.ts';
 import { caseBody, casesBody } from './pages/cases.ts';
 import { homeBody } from './pages/home.ts';
 import { errorBody } from './pages/login.ts';
 import { missionBody, missionsBody } from './pages/missions.ts';
-import { caseDetail, caseList, missionDetail, missionList } from './queries.ts';
+import { caseDetail, missionDetail, missionList } from './queries.ts';
+import { caseListWithStage, caseWorkspace } from './workspace.ts';
 
 /**
  * The route handlers of one owner action (a tool call as the owner): it redirects to `back` with a fixed
@@ -35,20 +42,27 @@ const actionsOf =
   (actor: OwnerActor) =>
   (
     tool: string,
-    args: (c: ConsoleContext) => Record<string, unknown>,
+    args: (c: ConsoleContext) => Record<string, unknown> | Promise<Record<string, unknown>>,
     back: (c: ConsoleContext) => string,
     done: (c: ConsoleContext) => string,
+    post: typeof formPost = formPost,
   ) =>
     [
-      formPost,
+      post,
       checked,
       async (c: ConsoleContext) => {
-        const envelope = await actor.act(c, c.get('owner'), tool, args(c));
+        const envelope = await actor.act(c, c.get('owner'), tool, await args(c));
         if (envelope.ok) return c.redirect(`${back(c)}?done=${done(c)}`, 303);
         const status = errorCatalogue[envelope.error.code].http as ContentfulStatusCode;
         const issues =
           (envelope.error.details?.issues as { path: string; message: string }[] | undefined) ?? [];
-        const text = issues.some((i) => i.path === 'reason') ? 'יש לכתוב נימוק.' : envelope.error.message;
+        const missing = (envelope.error.details?.missing as string[] | undefined) ?? [];
+        const text =
+          issues.some((i) => i.path === 'reason') || missing.includes('reason')
+            ? 'יש לכתוב נימוק.'
+            : issues.some((i) => i.path === 'text')
+              ? 'יש לכתוב טקסט.'
+              : (refusals[envelope.error.code] ?? envelope.error.message);
         return render(c, 'הפעולה לא בוצעה', errorBody(text, envelope.error.hint), {}, status);
       },
     ] as const;
@@ -78,11 +92,11 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
       approvalsIn(db, ['pending']),
       approvalsIn(db, ['approved', 'rejected', 'used'], 30),
     ]);
-    const named = await casesNamed(db, pending);
+    const meanings = await meaningsOf(db, [...pending, ...decided]);
     return render(
       c,
       'בקשות אישור',
-      approvalsBody(pending, decided, named, c.get('csrf')),
+      approvalsBody(pending, decided, meanings, c.get('csrf')),
       section('approvals')(c),
     );
   });
@@ -96,7 +110,7 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
     return render(
       c,
       'בקשת אישור',
-      approvalCard(row, await casesNamed(db, [row]), c.get('csrf')),
+      approvalCard(row, await meaningsOf(db, [row]), c.get('csrf')),
       section('approvals')(c),
     );
   });
@@ -151,7 +165,7 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
   );
 
   con.get('/cases', async (c) =>
-    render(c, 'תיקים', casesBody(await caseList(c.get('services').db)), section('cases')(c)),
+    render(c, 'תיקים', casesBody(await caseListWithStage(c.get('services').db)), section('cases')(c)),
   );
 
   con.get('/cases/:id', async (c) => {
@@ -160,7 +174,14 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
     const detail = UUID.test(id) ? await caseDetail(db, id) : null;
     if (detail === null)
       return render(c, 'תיק לא נמצא', errorBody('אין תיק כזה (או שנמחק).'), section('cases')(c), 404);
-    const body = await caseBody({ db, detail, csrf: c.get('csrf'), canCall: (t) => actor.grants.has(t) });
+    const workspace = await caseWorkspace(db, detail.row);
+    const body = await caseBody({
+      db,
+      detail,
+      workspace,
+      csrf: c.get('csrf'),
+      canCall: (t) => actor.grants.has(t),
+    });
     return render(c, `${detail.row.caseNumber} — ${detail.row.title}`, body, section('cases')(c));
   });
 
@@ -173,4 +194,98 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
       () => 'deleted',
     ),
   );
+
+  // The chair's workspace on a case: the Word files exported, her remarks, the signed final version, and her
+  // decisions on directions and holdings in place. Each is a tool call as the owner, audited like an agent's.
+  con.get('/cases/:id/exports/:exportId', async (c) => {
+    const id = c.req.param('id');
+    const exportId = c.req.param('exportId');
+    const db = c.get('services').db;
+    const found =
+      UUID.test(id) && UUID.test(exportId) && (await findLiveCase(db, id)) !== undefined
+        ? await exportFile(db, id, exportId)
+        : undefined;
+    if (found === undefined)
+      return render(c, 'הקובץ לא נמצא', errorBody('אין קובץ כזה בתיק.'), section('cases')(c), 404);
+    // A copy in its own ArrayBuffer: the driver may hand back a view into a larger buffer.
+    return c.body(new Uint8Array(found.content).buffer, 200, {
+      'Content-Type': DOCX_TYPE,
+      'Content-Disposition': attachment(`${found.caseNumber}.docx`),
+      'Content-Length': String(found.content.byteLength),
+    });
+  });
+
+  const casePage = (c: ConsoleContext) => {
+    const id = form(c, 'case_id') || c.req.param('id') || '';
+    return UUID.test(id) ? `/console/cases/${id}` : '/console/cases';
+  };
+
+  con.post(
+    '/cases/:id/feedback',
+    ...action(
+      'feedback_record',
+      (c) => ({
+        case_id: c.req.param('id'),
+        ...(form(c, 'block_kind') === '' ? {} : { block_kind: form(c, 'block_kind') }),
+        kind: form(c, 'kind'),
+        text: form(c, 'text'),
+      }),
+      casePage,
+      () => 'feedback',
+    ),
+  );
+
+  con.post(
+    '/cases/:id/final',
+    ...action(
+      'final_version_ingest',
+      async (c) => {
+        const signed = file(c, 'file');
+        const content =
+          signed === undefined
+            ? { text: form(c, 'text') }
+            : { content_base64: toBase64(new Uint8Array(await signed.arrayBuffer())) };
+        return { case_id: c.req.param('id'), ...content, reason: form(c, 'reason') };
+      },
+      casePage,
+      () => 'final',
+      uploadPost,
+    ),
+  );
+
+  con.post(
+    '/directions/:id/approve',
+    ...action(
+      'direction_approve',
+      (c) => ({ direction_id: c.req.param('id'), reason: form(c, 'reason') }),
+      casePage,
+      () => 'direction',
+    ),
+  );
+
+  con.post(
+    '/holdings/:id/review',
+    ...action(
+      'halacha_review',
+      (c) => ({ halacha_id: c.req.param('id'), decision: form(c, 'decision'), reason: form(c, 'reason') }),
+      casePage,
+      (c) => (form(c, 'decision') === 'reject' ? 'holding_rejected' : 'holding_approved'),
+    ),
+  );
+}
+
+const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** A download's name: an ASCII stand-in, and the case number as it is (RFC 6266, RFC 8187). */
+const attachment = (name: string) =>
+  `attachment; filename="decision.docx"; filename*=UTF-8''${encodeURIComponent(name.replace(/[\\/]/g, '-'))}`;
+
+/** The stored bytes of one of a case's exports. */
+async function exportFile(db: Db, caseId: string, exportId: string) {
+  const [row] = await db
+    .select({ content: draftExports.content, caseNumber: cases.caseNumber })
+    .from(draftExports)
+    .innerJoin(cases, eq(cases.id, draftExports.caseId))
+    .where(and(eq(draftExports.id, exportId), eq(draftExports.caseId, caseId)));
+  return row;
 }

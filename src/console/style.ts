@@ -55,5 +55,25 @@ button.link{background:none;border:none;color:#fff;text-decoration:underline;pad
 ul.plain{list-style:none;padding:0;margin:0}
 ul.plain li{padding:.35rem 0;border-bottom:1px solid #eef0f3}
 .grid{display:grid;gap:1rem}
+dl.meaning{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.35rem .75rem;margin:.5rem 0}
+dl.meaning dt{font-weight:600}
+dl.meaning dd{margin:0;overflow-wrap:anywhere}
+.effect{background:#fff8e1;border:1px solid #f0d48a;border-radius:.35rem;padding:.5rem .75rem}
+details{margin:.5rem 0}
+details>summary{cursor:pointer;color:#1f5fa8}
+details.expert>summary{font-size:.85rem}
+.draft .block{border-inline-start:.25rem solid #d9dde3;padding:.25rem .75rem;margin:0 0 .75rem}
+.draft .block.flagged{border-inline-start-color:#b3261e}
+.draft .block.placeholder{color:#5a6472;font-style:italic}
+.draft h3{margin:.5rem 0 .25rem}
+.draft h4{font-size:.95rem;margin:.5rem 0 .25rem}
+.draft .block>.meta{margin:0;font-size:.8rem}
+.para{margin:.35rem 0;text-align:justify}
+.para .num{font-weight:700}
+aside.findings{background:#fbe9e7;border:1px solid #f0b8b2;border-radius:.35rem;padding:.25rem .75rem;margin:.5rem 0}
+aside.findings li{border-bottom-color:#f0b8b2}
+ol.blocks{margin:0;padding-inline-start:1.25rem}
+input[type=file],select{font:inherit;padding:.35rem;border:1px solid #b8bfc8;border-radius:.35rem;background:#fff;max-width:100%}
+q{font-style:italic;quotes:'"' '"'}
 @media (min-width:48rem){.grid.two{grid-template-columns:1fr 1fr}}
 `;

@@ -10,7 +10,7 @@ import { yieldToEventLoop } from './yield.ts';
 /** Bytes per statement: small enough that one statement is a short pause, large enough to be few. */
 const SLICE = 256 * 1024;
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let bin = '';
   // fromCharCode takes its characters as arguments: a few thousand at a time stays inside the call stack.
   for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode(...bytes.subarray(i, i + 8192));

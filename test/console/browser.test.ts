@@ -1,34 +1,21 @@
 // The owner's console in a real browser: Debian's Chromium (/usr/bin/chromium) driven by playwright-core,
 // against a server in approval mode on a loopback port. Screenshots of every page go to
 // test-output/console/ (git-ignored). The agents' side runs through the official MCP client as usual.
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { root } from '../../scripts/docs/docs.ts';
 import { addOwner, LOGIN_LINK_TTL_MS, loginPath, mintLoginLink } from '../../src/owner/accounts.ts';
 import { approvalIdOf } from '../contract/_approvals.ts';
 import { seedDocument, textBytes } from '../harness/documents.ts';
 import { callAsOwner } from '../harness/owner.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../harness/server.ts';
+import { CHROMIUM, describeWithChromium } from './_chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** The password the chair sets through her enrolment link. */
 const PASSWORD = 'ועדת ערר מחוזית חיפה';
 const OUT = join(root, 'test-output', 'console');
-
-/** Chromium is required in CI (.ci/run installs it); elsewhere the suite says plainly that it did not run. */
-function describeWithChromium(title: string, fn: () => void): void {
-  if (existsSync(CHROMIUM)) {
-    describe(title, fn);
-    return;
-  }
-  const message = `[browser] ${CHROMIUM} is missing (apt-get install -y chromium): the "${title}" suite did NOT run`;
-  if (process.env.CI === 'true') throw new Error(message);
-  console.warn(message);
-  describe.skip(title, fn);
-}
 
 describeWithChromium('the owner console in Chromium', () => {
   let s: TestServer;
@@ -185,8 +172,9 @@ describeWithChromium('the owner console in Chromium', () => {
     const id = await askToDelete(target, 'נפתח בטעות, כפול לערר 1024/25');
     await go('/console/approvals');
     const card = page.locator(`#approval-${id}`);
+    // What the call means (the case by number and title, what deleting does), who asks and why.
     await expect(card.textContent()).resolves.toMatch(
-      /מחיקת תיק[\s\S]*ceo[\s\S]*נפתח בטעות, כפול לערר 1024\/25[\s\S]*ערר 2048\/25/,
+      /מחיקת תיק[\s\S]*מנהל\/ת הלשכה[\s\S]*ערר 2048\/25[\s\S]*לא יהיו עוד נגישים[\s\S]*נפתח בטעות, כפול לערר 1024\/25/,
     );
     await shot('04-approvals-pending');
     await card.locator('textarea[name=reason]').fill('מאושר: התיק נפתח בטעות');

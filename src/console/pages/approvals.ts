@@ -1,34 +1,27 @@
 // Approval requests: what waits for the owner, and one request with the approve/reject form.
 
 import { html } from 'hono/html';
-import { inArray } from '../../db/orm.ts';
-import { cases } from '../../db/schema/cases.ts';
 import type { OwnerApprovalRow } from '../../db/schema/owners.ts';
 import type { Db } from '../../db/types.ts';
-import { approvalStateLabels, labelOf, toolLabel } from '../labels.ts';
+import { agentLabel, approvalStateLabels, labelOf, toolLabel } from '../labels.ts';
 import { csrfField, type Html, when } from '../layout.ts';
+import { expertArgs, type Meaning, meaningOf } from '../meaning.ts';
 
-/** Case numbers and titles for the case ids among the requests' arguments, so the owner sees which file. */
-export async function casesNamed(db: Db, rows: readonly OwnerApprovalRow[]): Promise<Map<string, string>> {
-  const ids = [...new Set(rows.map((r) => r.args.case_id).filter((v): v is string => typeof v === 'string'))];
-  if (ids.length === 0) return new Map();
-  const found = await db
-    .select({ id: cases.id, number: cases.caseNumber, title: cases.title })
-    .from(cases)
-    .where(inArray(cases.id, ids));
-  return new Map(found.map((c) => [c.id, `${c.number} — ${c.title}`]));
+/** Each request's meaning (src/console/meaning.ts), by request id. */
+export async function meaningsOf(db: Db, rows: readonly OwnerApprovalRow[]): Promise<Map<string, Meaning>> {
+  const out = new Map<string, Meaning>();
+  for (const r of rows) out.set(r.id, await meaningOf(db, r));
+  return out;
 }
 
-/** The arguments, one per line: text as it is, anything else as indented JSON. */
-function argumentList(args: Record<string, unknown>, named: Map<string, string>): Html {
-  const entries = Object.entries(args);
-  if (entries.length === 0) return html`<p class="empty">ללא ארגומנטים</p>`;
-  return html`<dl class="args">${entries.map(([k, v]) => {
-    const shown =
-      typeof v === 'string' ? html`<span>${v}</span>` : html`<pre>${JSON.stringify(v, null, 2)}</pre>`;
-    const note = k === 'case_id' && typeof v === 'string' ? named.get(v) : undefined;
-    return html`<dt>${k}</dt><dd>${shown}${note === undefined ? '' : html`<div class="meta">${note}</div>`}</dd>`;
-  })}</dl>`;
+/** What the call means, then the raw call for an expert. */
+function meaningList(row: OwnerApprovalRow, meaning: Meaning | undefined): Html {
+  const items = meaning?.items ?? [];
+  return html`${items.length === 0 ? '' : html`<dl class="meaning">${items.map((i) => html`<dt>${i.label}</dt><dd>${i.body}</dd>`)}</dl>`}
+<p class="effect"><strong>${row.state === 'pending' ? 'אם תאשרו:' : 'משמעות האישור:'}</strong> ${meaning?.effect ?? ''}</p>
+<details class="expert"><summary>תצוגת מומחה: הקריאה כפי שנשלחה</summary>
+<p class="meta">כלי <code>${row.tool}</code> · סוכן <code>${row.agent}</code></p>
+<pre>${JSON.stringify(expertArgs(row.args), null, 2)}</pre></details>`;
 }
 
 function decisionForms(row: OwnerApprovalRow, csrf: string): Html {
@@ -45,25 +38,25 @@ ${csrfField(csrf)}
 
 export function approvalCard(
   row: OwnerApprovalRow,
-  named: Map<string, string>,
+  meanings: Map<string, Meaning>,
   csrf: string,
   options: { link?: boolean } = {},
 ): Html {
   return html`<article class="card ${row.state}" id="approval-${row.id}">
 <h2>${options.link ? html`<a href="/console/approvals/${row.id}">${toolLabel(row.tool)}</a>` : toolLabel(row.tool)} <span class="badge ${row.state}">${labelOf(approvalStateLabels, row.state)}</span></h2>
-<p class="meta">כלי <code>${row.tool}</code> · סוכן <strong>${row.agent}</strong> · התבקש ${when(row.requestedAt)}</p>
-<h3>נימוק הסוכן</h3>
+<p class="meta">ביקש/ה: ${agentLabel(row.agent)} · ${when(row.requestedAt)}</p>
+<h3>מה מבקשים</h3>
+${meaningList(row, meanings.get(row.id))}
+<h3>נימוק המבקש</h3>
 <p class="text">${row.agentReason ?? '—'}</p>
-<h3>הארגומנטים של הקריאה</h3>
-${argumentList(row.args, named)}
 ${
   row.state === 'pending'
     ? decisionForms(row, csrf)
-    : html`<h3>החלטת הבעלים</h3>
+    : html`<h3>החלטת היו״ר</h3>
 <p>${row.decidedByName ?? '—'} · ${when(row.decidedAt)}</p>
 <p class="text">${row.decisionReason ?? '—'}</p>
 ${row.state === 'approved' ? html`<p class="meta">בתוקף עד ${when(row.expiresAt)}, לקריאה אחת.</p>` : ''}
-${row.state === 'used' ? html`<p class="meta">נוצלה ${when(row.usedAt)} (בקשה <code>${row.usedRequestId ?? ''}</code>).</p>` : ''}`
+${row.state === 'used' ? html`<p class="meta">נוצלה ${when(row.usedAt)}.</p>` : ''}`
 }
 </article>`;
 }
@@ -71,18 +64,18 @@ ${row.state === 'used' ? html`<p class="meta">נוצלה ${when(row.usedAt)} (ב
 export function approvalsBody(
   pending: readonly OwnerApprovalRow[],
   decided: readonly OwnerApprovalRow[],
-  named: Map<string, string>,
+  meanings: Map<string, Meaning>,
   csrf: string,
 ): Html {
   return html`<h2>ממתינות להחלטה (${pending.length})</h2>
-${pending.length === 0 ? html`<p class="empty">אין בקשות ממתינות.</p>` : pending.map((r) => approvalCard(r, named, csrf, { link: true }))}
+${pending.length === 0 ? html`<p class="empty">אין בקשות ממתינות.</p>` : pending.map((r) => approvalCard(r, meanings, csrf, { link: true }))}
 <h2>החלטות אחרונות</h2>
 ${
   decided.length === 0
     ? html`<p class="empty">עדיין לא התקבלו החלטות.</p>`
-    : html`<div class="scroll"><table><thead><tr><th>פעולה</th><th>סוכן</th><th>מצב</th><th>החליט/ה</th><th>מתי</th></tr></thead><tbody>${decided.map(
+    : html`<div class="scroll"><table><thead><tr><th>פעולה</th><th>ביקש/ה</th><th>מצב</th><th>החליט/ה</th><th>מתי</th></tr></thead><tbody>${decided.map(
         (r) =>
-          html`<tr><td><a href="/console/approvals/${r.id}">${toolLabel(r.tool)}</a></td><td>${r.agent}</td><td><span class="badge ${r.state}">${labelOf(approvalStateLabels, r.state)}</span></td><td>${r.decidedByName ?? '—'}</td><td>${when(r.decidedAt)}</td></tr>`,
+          html`<tr><td><a href="/console/approvals/${r.id}">${toolLabel(r.tool)}</a></td><td>${agentLabel(r.agent)}</td><td><span class="badge ${r.state}">${labelOf(approvalStateLabels, r.state)}</span></td><td>${r.decidedByName ?? '—'}</td><td>${when(r.decidedAt)}</td></tr>`,
       )}</tbody></table></div>`
 }`;
 }
