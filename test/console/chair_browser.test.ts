@@ -88,7 +88,10 @@ describeWithChromium('the chair’s workspace in Chromium', () => {
       if (/Content.Security.Policy/i.test(m.text())) cspViolations.push(m.text());
     });
     const { token } = await mintLoginLink(s.db.db, 'dana', new Date());
+    // The link enrols her: she sets her password once, and the console opens.
     await go(loginPath(token));
+    await page.getByLabel('סיסמה חדשה').fill('לשכת יושב הראש בחיפה');
+    await page.getByLabel('הסיסמה שוב').fill('לשכת יושב הראש בחיפה');
     await page.getByRole('button', { name: 'כניסה' }).click();
     await page.waitForURL(`${s.url}/console`);
   }, 180_000);
