@@ -89,16 +89,20 @@ printProfile(profiled.requests, prof);
 
 await Promise.all([bench.chambers.close(), echo.close()]);
 await Promise.all([bench.db.close(), bench.kvDb.close()]);
-const floor = await runFloorBench();
-const queueKeys = printQueueBench(await benchQueue());
-const search = await runSearchBench();
-const analysis = await runAnalysisBench();
-const ocr = await runOcrBench();
-const citations = await runCitationBench();
-const drafting = await runDraftingBench();
-const reading = await runReadingBench();
-const validate = await runValidateBench();
-const startup = await runStartupBench();
+// BENCH_ONLY=floor,startup,… runs only those parts after the load (see docs/operations.md); unset: all.
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter((x) => x !== ''));
+const part = async <T extends object>(name: string, run: () => Promise<T>): Promise<T | object> =>
+  only.size === 0 || only.has(name) ? run() : {};
+const floor = await part('floor', runFloorBench);
+const queueKeys = await part('queue', async () => printQueueBench(await benchQueue()));
+const search = await part('search', runSearchBench);
+const analysis = await part('analysis', runAnalysisBench);
+const ocr = await part('ocr', runOcrBench);
+const citations = await part('citations', runCitationBench);
+const drafting = await part('drafting', runDraftingBench);
+const reading = await part('reading', runReadingBench);
+const validate = await part('validate', runValidateBench);
+const startup = await part('startup', runStartupBench);
 
 printLastLine(benchStarted, ratioOf, {
   call2026_ratio: ratioOf('call2026').toFixed(2),

@@ -42,6 +42,7 @@ describe('the shared settings', () => {
       kvPrefix: '',
       publicUrl: null,
       ownerGate: undefined,
+      authCache: undefined,
     });
   });
 
