@@ -84,7 +84,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
       await stop(server.child);
     }
     const times: number[] = [];
-    const timingLines: string[] = [];
+    const outputs: (() => string)[] = [];
     let last: ReturnType<typeof start> | undefined;
     for (let run = 0; run < RUNS; run++) {
       const started = performance.now();
@@ -96,9 +96,9 @@ export async function runStartupBench(): Promise<Record<string, string>> {
         await new Promise((r) => setTimeout(r, 5));
       }
       times.push(performance.now() - started);
-      timingLines.push(/^startup: .*$/m.exec(server.output())?.[0] ?? '(no startup line)');
       if (run < RUNS - 1) await stop(server.child);
       else last = server;
+      outputs.push(server.output);
     }
     if (last === undefined || last.child.pid === undefined) throw new Error('no server left running');
     const pid = last.child.pid;
@@ -155,7 +155,8 @@ export async function runStartupBench(): Promise<Record<string, string>> {
     console.log(
       `  unbundled (node entry/node.ts): median ${medianOf(unbundled).toFixed(0)} ms (runs: ${unbundled.map((x) => x.toFixed(0)).join(', ')})`,
     );
-    console.log(`  the server's own line, last run: ${timingLines.at(-1)}`);
+    const lastOutput = outputs.at(-1)?.() ?? '';
+    console.log(`  the server's own line, last run: ${/^startup: .*$/m.exec(lastOutput)?.[0] ?? '(none)'}`);
     console.log(
       `Memory: RSS ${idle.toFixed(0)} MB idle, ${after.toFixed(0)} MB after ${CALLS} mixed calls (${(CALLS / seconds).toFixed(0)} calls/s, 10 at a time)`,
     );

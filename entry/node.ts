@@ -157,13 +157,13 @@ if (!(await hasAnyToken(stores.handle.db))) {
 startup.mark('tokens');
 
 const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
+  startup.mark('listen');
+  // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
+  console.log(startup.line());
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);
   }
-  startup.mark('listen');
-  // Where the time to the first answer went (docs/operations.md "Start-up").
-  console.log(startup.line());
   console.log(
     `Chambers listening on ${mcpUrl} (${registry.tools.length} tools; ${stores.describe}; owner gates: ${ownerGate})`,
   );
