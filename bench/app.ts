@@ -92,7 +92,7 @@ export async function listen(fetch: (req: Request) => Response | Promise<Respons
  * memory and the KV store a second PGlite; `database` (already migrated) serves both instead (bench/floor.ts
  * passes the local PostgreSQL pool).
  */
-export async function startApp(database?: DbHandle) {
+export async function startApp(database?: DbHandle, env: Record<string, string> = {}) {
   let db: DbHandle;
   let kvDb: DbHandle;
   if (database === undefined) {
@@ -111,12 +111,14 @@ export async function startApp(database?: DbHandle) {
   const kv = countingKv(createPostgresKv(kvDb.db));
   const { app, registry, grants } = createChambers({
     agents: await benchAgents(),
-    env: { RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent' },
+    env: { RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent', ...env },
     services: async () => ({ db: db.db, kv }),
     tools: [...allTools, noop],
     jobHandlers,
     // The round trips of case_delete are measured with today's acknowledgement gate (no approval round).
     defaultOwnerGate: 'ack',
+    // npm start's default on the embedded database (bench/floor.ts also measures AUTH_CACHE=off).
+    defaultAuthCache: 'process',
   });
   const chambers = await listen(app.fetch);
   const token = await mintToken(db.db, 'ceo', 'bench');

@@ -16,7 +16,7 @@ import { type Form, modernHeaders, modernMeta, send } from './forms.ts';
 import { scratchPostgres } from './scratch.ts';
 import { load, median, ROUNDS, SECONDS } from './side_by_side.ts';
 
-type Key = 'rawMcp' | 'mcp2025' | 'mcp2026' | 'rawV1' | 'v1';
+type Key = 'rawMcp' | 'mcp2025' | 'mcp2026' | 'mcp2025off' | 'rawV1' | 'v1';
 
 export async function runFloorBench(): Promise<Record<string, string>> {
   const scratch = await scratchPostgres();
@@ -24,6 +24,8 @@ export async function runFloorBench(): Promise<Record<string, string>> {
   if (scratch === null) await migrateDb(handle);
   const where = scratch === null ? 'PGlite in memory' : 'the local PostgreSQL (node-postgres pool)';
   const bench = await startApp(handle);
+  // The same app with AUTH_CACHE=off (Workers, npm start on DATABASE_URL): a token lookup on every call.
+  const uncached = await startApp(handle, { AUTH_CACHE: 'off' });
   const v1Headers = { authorization: `Bearer ${bench.token}`, 'content-type': 'application/json' };
   const created = await send(`${bench.chambers.url}/v1/tools/case_create`, {
     label: 'case_create',
@@ -91,6 +93,15 @@ export async function runFloorBench(): Promise<Record<string, string>> {
       },
     },
     {
+      key: 'mcp2025off',
+      url: uncached.mcpUrl,
+      form: {
+        label: '/mcp case_get (2025-11-25), AUTH_CACHE=off',
+        headers: { ...legacy, authorization: `Bearer ${uncached.token}` },
+        body: call(),
+      },
+    },
+    {
       key: 'rawV1',
       url: `${rawServer.url}/v1`,
       form: {
@@ -142,12 +153,13 @@ export async function runFloorBench(): Promise<Record<string, string>> {
         .padStart(6)} req/s  × floor ${r.padStart(5)}`,
     );
   }
-  await Promise.all([bench.chambers.close(), rawServer.close()]);
+  await Promise.all([bench.chambers.close(), uncached.chambers.close(), rawServer.close()]);
   if (scratch === null) await handle.close();
   else await scratch.drop();
   return {
     db_floor_mcp_ratio: ratio('mcp2025', 'rawMcp').toFixed(2),
     db_floor_mcp2026_ratio: ratio('mcp2026', 'rawMcp').toFixed(2),
+    db_floor_mcp_uncached_ratio: ratio('mcp2025off', 'rawMcp').toFixed(2),
     db_floor_v1_ratio: ratio('v1', 'rawV1').toFixed(2),
   };
 }

@@ -95,7 +95,7 @@ export function printTrips(trips: TripRow[]) {
   }
   const coldRow = row(`${NOOP} (token's first call)`);
   console.log(
-    `  auth: ${coldRow?.db.length ?? '?'} db lookup on a token's first call, then cached per token for 60 s (0 db)`,
+    `  auth: ${coldRow?.db.length ?? '?'} db lookup on a token's first call, then cached per token (AUTH_CACHE=process: 0 db until a revocation or 10 s)`,
   );
 }
 

@@ -32,12 +32,16 @@
  * - Then start-up and memory (bench/startup.ts): `node entry/node.ts` on an existing data directory, spawn to
  *   first answered tools/list; its RSS idle and after 10,000 mixed calls. (A fresh workerd isolate's first
  *   tools/list: `npm run bench:coldstart`, which bundles the Workers first.)
+ * - Then the case flow (bench/case_flow.ts): one case of 30 documents from first upload to an exported draft
+ *   through the tools, five agents at once, on PGlite; then 20 cases at once on the local PostgreSQL.
+ * - BENCH_ONLY=floor,startup,flow,… runs the load, profile and phases, then only the parts named.
  * - The report (bench/report.ts) ends with `bench: call_ratio=<x> list_ratio=<y> queue_…=… search_…=…
  *   analysis_pages_per_s=… citations_per_s=… citation_incoming_p50_ms=…` (2025-era stateless requests over
  *   echo, then the queue, search, analysis and citation figures).
  */
 import { runAnalysisBench } from './analysis.ts';
 import { root, startApp } from './app.ts';
+import { runCaseFlowBench } from './case_flow.ts';
 import { runCitationBench } from './citations.ts';
 import { runDraftingBench } from './drafting.ts';
 import { startEcho } from './echo.ts';
@@ -89,16 +93,21 @@ printProfile(profiled.requests, prof);
 
 await Promise.all([bench.chambers.close(), echo.close()]);
 await Promise.all([bench.db.close(), bench.kvDb.close()]);
-const floor = await runFloorBench();
-const queueKeys = printQueueBench(await benchQueue());
-const search = await runSearchBench();
-const analysis = await runAnalysisBench();
-const ocr = await runOcrBench();
-const citations = await runCitationBench();
-const drafting = await runDraftingBench();
-const reading = await runReadingBench();
-const validate = await runValidateBench();
-const startup = await runStartupBench();
+// BENCH_ONLY=floor,startup,… runs only those parts after the load (docs/operations.md); unset: all of them.
+const only = new Set((process.env.BENCH_ONLY ?? '').split(',').filter((x) => x !== ''));
+const part = async <T extends object>(name: string, run: () => Promise<T>): Promise<T | object> =>
+  only.size === 0 || only.has(name) ? run() : {};
+const floor = await part('floor', runFloorBench);
+const queueKeys = await part('queue', async () => printQueueBench(await benchQueue()));
+const search = await part('search', runSearchBench);
+const analysis = await part('analysis', runAnalysisBench);
+const ocr = await part('ocr', runOcrBench);
+const citations = await part('citations', runCitationBench);
+const drafting = await part('drafting', runDraftingBench);
+const reading = await part('reading', runReadingBench);
+const validate = await part('validate', runValidateBench);
+const startup = await part('startup', runStartupBench);
+const flow = await part('flow', runCaseFlowBench);
 
 printLastLine(benchStarted, ratioOf, {
   call2026_ratio: ratioOf('call2026').toFixed(2),
@@ -113,4 +122,5 @@ printLastLine(benchStarted, ratioOf, {
   ...reading,
   ...validate,
   ...startup,
+  ...flow,
 });

@@ -3,7 +3,13 @@
 import { serve } from '@hono/node-server';
 import { loadAgentsFromDir } from '../src/agents/load_node.ts';
 import { hasAnyToken, mintToken } from '../src/auth/tokens.ts';
-import { ConfigError, nodeDefaultOwnerGate, nodeEnvSchema, parseEnv } from '../src/config.ts';
+import {
+  ConfigError,
+  nodeDefaultAuthCache,
+  nodeDefaultOwnerGate,
+  nodeEnvSchema,
+  parseEnv,
+} from '../src/config.ts';
 import { randomToken } from '../src/contract/hash.ts';
 import { IN_FLIGHT_PREFIX } from '../src/contract/idempotency.ts';
 import { pgliteOf } from '../src/db/backup.ts';
@@ -19,8 +25,11 @@ import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
 import { createChambers } from '../src/server.ts';
+import { startupTiming } from '../src/startup_timing.ts';
 import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
 
+// The first statement: the time so far was Node's bootstrap and the loading of the imports above.
+const startup = startupTiming();
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
 const settings = (() => {
@@ -53,6 +62,7 @@ const lock = embedded
       process.exit(1);
     })
   : null;
+startup.mark('lock');
 // A wrong DATABASE_URL is one line with its fix (src/db/ensure.ts), not a driver's stack trace.
 const stores = await openNodeStores(
   {
@@ -70,6 +80,7 @@ const stores = await openNodeStores(
   await lock?.release();
   process.exit(1);
 });
+startup.mark('stores');
 const agents = await loadAgentsFromDir('agents');
 // Documents are parsed, and the extractors' rules run, in worker threads, off the thread that answers the
 // agents (src/documents/reader_pool.ts).
@@ -82,6 +93,7 @@ const { app, registry, log, ownerGate } = createChambers({
   // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
   defaultOwnerGate: nodeDefaultOwnerGate(settings),
+  defaultAuthCache: nodeDefaultAuthCache(settings),
   kick: () => loop?.kick(),
   // Bound to loopback with ALLOWED_HOSTS unset, only the loopback Host names are answered.
   listenHost: host,
@@ -97,6 +109,8 @@ const { app, registry, log, ownerGate } = createChambers({
   },
 });
 
+startup.mark('app');
+
 // The embedded database is this process's alone (the DATA_DIR lock): a job still running was claimed by a
 // process that was killed or crashed, and runs again now rather than when its lease would have lapsed.
 if (embedded) {
@@ -109,6 +123,7 @@ if (embedded) {
   }
 }
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
+startup.mark('recovery');
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
 // its own keys); every 10 minutes, and never keeping the process alive.
@@ -140,7 +155,12 @@ if (!(await hasAnyToken(stores.handle.db))) {
     tokens.push([name, await mintToken(stores.handle.db, name, 'first start')]);
 }
 
+startup.mark('tokens');
+
 const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
+  startup.mark('listen');
+  // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
+  console.log(startup.line());
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);

@@ -70,6 +70,14 @@ const required = <T extends z.ZodType<unknown, string>>(schema: T, how: string) 
     .refine((v) => v.trim() !== '', { error: `is empty (${how})` })
     .pipe(schema);
 
+/**
+ * How the guard trusts a token it has seen: `process` caches token → agent in this process (revocations made
+ * here are honoured on the next call); `off` looks the token up on every call, so a revocation by any process
+ * is honoured on the next call.
+ */
+export const authCacheModes = ['process', 'off'] as const;
+export type AuthCacheMode = (typeof authCacheModes)[number];
+
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const satisfies readonly LogLevel[];
 const postgresUrl = url(['postgres:', 'postgresql:']);
 const httpUrl = url(['https:', 'http:']);
@@ -103,6 +111,13 @@ const sharedShape = {
   OWNER_GATE: optional(
     z.enum(ownerGateModes, {
       error: (issue) => `must be one of ${ownerGateModes.join(', ')}, got "${String(issue.input)}"`,
+    }),
+  ),
+  // Unset, each runtime picks its default (createChambers' defaultAuthCache): `process` on the embedded
+  // database, `off` wherever another process can revoke a token (docs/operations.md "Token cache").
+  AUTH_CACHE: optional(
+    z.enum(authCacheModes, {
+      error: (issue) => `must be one of ${authCacheModes.join(', ')}, got "${String(issue.input)}"`,
     }),
   ),
   // The address people reach the server at (login links, the console URL in approval refusals); unset, the
@@ -219,6 +234,8 @@ export interface AppConfig {
 export interface ServerConfig extends AppConfig {
   /** OWNER_GATE when set; otherwise the runtime's default applies. */
   ownerGate: OwnerGateMode | undefined;
+  /** AUTH_CACHE when set; otherwise the runtime's default applies. */
+  authCache: AuthCacheMode | undefined;
   /** The per-agent token bucket; null when RATE_LIMIT_PER_SECOND is 0. */
   rateLimit: { perSecond: number; burst: number } | null;
   logLevel: LogLevel;
@@ -232,6 +249,14 @@ export interface ServerConfig extends AppConfig {
  */
 export const nodeDefaultOwnerGate = (settings: { DATABASE_URL?: string | undefined }): OwnerGateMode =>
   settings.DATABASE_URL === undefined ? 'ack' : 'approval';
+
+/**
+ * `npm start`'s token cache when AUTH_CACHE is unset: on the embedded database this server is the only
+ * process that can revoke (the data directory is locked; `npm run token` asks this server), so `process`
+ * honours every revocation at once; on DATABASE_URL another process may revoke, so `off`.
+ */
+export const nodeDefaultAuthCache = (settings: { DATABASE_URL?: string | undefined }): AuthCacheMode =>
+  settings.DATABASE_URL === undefined ? 'process' : 'off';
 
 /** The Host names a loopback-bound server answers to (the MCP SDK's localhostAllowedHostnames). */
 export const LOOPBACK_HOSTNAMES = ['localhost', '127.0.0.1', '[::1]'] as const;
@@ -269,6 +294,7 @@ export function appConfigFromEnv(env: Env): ServerConfig {
       maxMs: s.CONSOLE_SESSION_MAX_HOURS * 60 * 60_000,
     },
     ownerGate: s.OWNER_GATE,
+    authCache: s.AUTH_CACHE,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
     logLevel: s.LOG_LEVEL,
     kvPrefix: s.KV_PREFIX,

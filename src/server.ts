@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { type AgentRegistry, checkAgentSet, checkGrants, formatAgentProblem } from './agents/grants.ts';
-import { appConfigFromEnv, type Env, hostAllowlist } from './config.ts';
+import { type AuthCacheMode, appConfigFromEnv, type Env, hostAllowlist } from './config.ts';
 import type { AnyTool } from './contract/define.ts';
 import type { OwnerGateMode } from './contract/gates.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
@@ -70,6 +70,12 @@ export interface ChambersOptions extends RuntimeInput {
    */
   defaultOwnerGate?: OwnerGateMode;
   /**
+   * The guard's token cache when AUTH_CACHE is unset (docs/operations.md "Token cache"). Unset here, 'off':
+   * every call looks its token up, the only mode in which a revocation by another process or isolate is
+   * honoured on the next call.
+   */
+  defaultAuthCache?: AuthCacheMode;
+  /**
    * Where the server listens (Node: HOST). On loopback, with ALLOWED_HOSTS unset, only the loopback Host names
    * are allowed (config.ts hostAllowlist); Workers have no such address and pass nothing.
    */
@@ -83,6 +89,7 @@ export function createChambers(options: ChambersOptions) {
   const parsed = appConfigFromEnv(options.env);
   const config = { ...parsed, allowedHosts: hostAllowlist(parsed.allowedHosts, options.listenHost) };
   const ownerGate = config.ownerGate ?? options.defaultOwnerGate ?? 'approval';
+  const authCache = config.authCache ?? options.defaultAuthCache ?? 'off';
   const registry = options.registry ?? buildRegistry(options.tools, { ownerGate });
   const grants = grantsFromAgents(options.agents, registry);
   const log = createLogger(config.logLevel, {}, options.logSink);
@@ -99,6 +106,7 @@ export function createChambers(options: ChambersOptions) {
     grants,
     agents: options.agents,
     ownerGate,
+    authCache,
     ...(options.mcpSurface === undefined ? {} : { surface: options.mcpSurface }),
     config,
     runtime,
@@ -108,5 +116,5 @@ export function createChambers(options: ChambersOptions) {
     databaseId: options.databaseId,
     checkOutputs: options.checkOutputs,
   });
-  return { app, registry, grants, log, ownerGate };
+  return { app, registry, grants, log, ownerGate, authCache };
 }

@@ -122,11 +122,22 @@ export async function listTokens(db: Db): Promise<TokenInfo[]> {
     .orderBy(desc(agentTokens.createdAt), agentTokens.id);
 }
 
+/**
+ * Counts the revocations made by this process. The guard's token cache (token_cache.ts) notes it with every
+ * entry and drops entries made before a later revocation, so a token revoked here is refused on the very next
+ * call. A counter, not request state: it names no token and no request.
+ */
+let revocations = 0;
+
+/** The number of revokeTokens calls completed in this process (see `revocations`). */
+export const revocationGeneration = (): number => revocations;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Revokes one token by id, or every live token of an agent by its name; returns the ids revoked now
- * (an already revoked token is left as it was). Servers refuse them once their token cache lapses (60 s).
+ * (an already revoked token is left as it was). This process refuses them on the next call (its token cache
+ * is emptied); other processes as their AUTH_CACHE setting says (docs/operations.md "Token cache").
  */
 export async function revokeTokens(db: Db, idOrAgent: string, now = new Date()): Promise<string[]> {
   const target = UUID.test(idOrAgent) ? eq(agentTokens.id, idOrAgent) : eq(agentTokens.agent, idOrAgent);
@@ -135,5 +146,8 @@ export async function revokeTokens(db: Db, idOrAgent: string, now = new Date()):
     .set({ revokedAt: now })
     .where(and(target, isNull(agentTokens.revokedAt)))
     .returning({ id: agentTokens.id });
+  // After the UPDATE: a lookup that read the row before it noted the older generation, so its entry is stale.
+  // (Inside a caller's transaction this runs before the commit; nothing in the repo revokes that way.)
+  revocations++;
   return rows.map((r) => r.id);
 }

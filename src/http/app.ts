@@ -2,7 +2,8 @@
 // refusal has the one body shape of its route family (src/http/errors.ts).
 import { Hono } from 'hono';
 import type { AgentRegistry } from '../agents/grants.ts';
-import type { AppConfig } from '../config.ts';
+import { TokenCache } from '../auth/token_cache.ts';
+import type { AppConfig, AuthCacheMode } from '../config.ts';
 import { mountConsole } from '../console/mount.ts';
 import type { OwnerGateMode } from '../contract/gates.ts';
 import type { RateLimiter } from '../contract/rate_limit.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
   agents: AgentRegistry;
   /** How owner gates open (OWNER_GATE); the server instructions say how to ask. */
   ownerGate: OwnerGateMode;
+  /** Whether the guard caches token → agent in this process (AUTH_CACHE, config.ts). */
+  authCache: AuthCacheMode;
   /** MCP prompts, resources and completion; the agents' and the cases' by default (chambers_surface.ts). */
   surface?: McpSurface;
   config: AppConfig;
@@ -75,7 +78,12 @@ export function createApp(options: AppOptions) {
     log,
     surface: options.surface ?? chambersSurface({ registry, agents: options.agents, checkOutputs }),
   });
-  const gate = guard({ config, grants: options.grants, runtime });
+  const gate = guard({
+    config,
+    grants: options.grants,
+    runtime,
+    cache: options.authCache === 'process' ? new TokenCache() : null,
+  });
   const cap = bodyCap(options);
   const callState = callStateFor({ grants: options.grants, config, runtime });
 

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { noProgress } from '../contract/define.ts';
 import type { Registry } from '../contract/registry.ts';
+import { respondWithRequestId } from '../http/middleware/request_id.ts';
 import { callToolResult, type ToolCaller, type ToolListings } from './listings.ts';
 import type { McpCallState } from './state.ts';
 
@@ -85,6 +86,7 @@ export async function fastPath(
     const listing = d.listings.listingFor(state.agent);
     return jsonResponse(
       `{"result":${modern ? listing.modernJson : listing.json},"jsonrpc":"2.0","id":${id}}`,
+      state.ctx.requestId,
     );
   }
   if (Object.keys(params).some((k) => k !== '_meta' && k !== 'name' && k !== 'arguments')) return null;
@@ -95,6 +97,7 @@ export async function fastPath(
   const result = JSON.stringify(callToolResult(envelope));
   return jsonResponse(
     `{"result":${modern ? `${result.slice(0, -1)},"resultType":"complete","_meta":${d.listings.modernMeta}}` : result},"jsonrpc":"2.0","id":${id}}`,
+    state.ctx.requestId,
   );
 }
 
@@ -122,5 +125,6 @@ function plainEnvelope(meta: Record<string, unknown>): boolean {
   );
 }
 
-const jsonResponse = (text: string) =>
-  new Response(text, { status: 200, headers: { 'content-type': 'application/json' } });
+// The id goes in now, with the plain header object the Node adapter writes without copying (request_id.ts).
+const jsonResponse = (text: string, requestId: string) =>
+  respondWithRequestId(text, { 'content-type': 'application/json' }, requestId);

@@ -43,6 +43,7 @@ describe('the shared settings', () => {
       publicUrl: null,
       ownerGate: undefined,
       consoleSession: { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 },
+      authCache: undefined,
     });
   });
 

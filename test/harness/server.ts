@@ -190,6 +190,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     checkOutputs: true,
     // Today's gate unless a suite asks for approval mode (env OWNER_GATE: 'approval').
     defaultOwnerGate: 'ack',
+    // npm start's default on the embedded database; a suite sets AUTH_CACHE: 'off' for the other mode.
+    defaultAuthCache: 'process',
     kick: options.kick,
     ...(options.logLines ? { logSink: (line: string) => options.logLines?.push(line) } : {}),
     now: options.now,

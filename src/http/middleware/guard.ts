@@ -8,7 +8,8 @@ import {
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
 import type { Context, MiddlewareHandler } from 'hono';
-import { authenticateTokenHash, plausibleToken, tokenHash } from '../../auth/tokens.ts';
+import type { TokenCache } from '../../auth/token_cache.ts';
+import { authenticateTokenHash, plausibleToken, revocationGeneration, tokenHash } from '../../auth/tokens.ts';
 import type { AppConfig } from '../../config.ts';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { errorToEnvelope } from '../../contract/execute.ts';
@@ -17,18 +18,17 @@ import type { AppEnv } from '../context.ts';
 import { refuse } from '../errors.ts';
 import type { Runtime } from '../runtime.ts';
 
-/**
- * A revoked token stops working within this long: each process/isolate caches token → agent. An expiring
- * token is cached no longer than its expiry, so it stops working on time.
- */
-export const AUTH_CACHE_MS = 60_000;
-
 export interface GuardOptions {
   config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>;
   /** The agents that may call; a token of any other agent is refused like a wrong one. */
   grants: ReadonlyMap<string, unknown>;
   /** The request's stores; its clock judges token expiry and the cache's lifetime. */
   runtime: Pick<Runtime, 'services' | 'waitUntil' | 'now'>;
+  /**
+   * Token hash → agent for this app instance (AUTH_CACHE=process), or null: every call looks its token up
+   * (AUTH_CACHE=off). It holds no request data; the stores are still opened per request.
+   */
+  cache: TokenCache | null;
 }
 
 /** The 401 answer: the error body with the challenge header RFC 6750 asks for. */
@@ -82,9 +82,7 @@ export function refuseHostOrOrigin(c: Context, lists: Allowlists): Response | nu
 
 export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
   const lists = edgeAllowlists(options.config);
-  // Token hash → agent, per app instance: saves a database round trip on every authenticated call.
-  // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
-  const authCache = new Map<string, { agent: string; until: number }>();
+  const { cache } = options;
 
   return async (c, next) => {
     const refused = refuseHostOrOrigin(c, lists);
@@ -104,18 +102,17 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       }
     };
     try {
+      // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
       const hash = tokenHash(token);
       const now = options.runtime.now();
-      const cached = authCache.get(hash);
-      let agent = cached !== undefined && cached.until > now.getTime() ? cached.agent : null;
+      let agent = cache?.get(hash, now.getTime()) ?? null;
       if (agent === null) {
+        // Read before the lookup: a revocation committing meanwhile leaves the new entry stale (token_cache.ts).
+        const generation = revocationGeneration();
         const found = await authenticateTokenHash(services.db, hash, now);
         agent = found?.agent ?? null;
         c.get('log').debug?.('token looked up', { found: found !== null, ...(found ? { agent } : {}) });
-        if (found !== null) {
-          const until = Math.min(now.getTime() + AUTH_CACHE_MS, found.expiresAt?.getTime() ?? Infinity);
-          authCache.set(hash, { agent: found.agent, until });
-        } else authCache.delete(hash);
+        if (found !== null) cache?.set(hash, found, now.getTime(), generation);
       }
       if (agent === null || !options.grants.has(agent)) {
         await release();

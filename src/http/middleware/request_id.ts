@@ -6,6 +6,21 @@ import type { AppEnv } from '../context.ts';
 
 const WELL_FORMED = /^[\w.-]{1,100}$/;
 
+/**
+ * Marks a response that already names its request id in its headers (`respondWithRequestId`). The middleware
+ * then leaves it alone: reading `res.headers` turns the Node adapter's plain header object into a Headers
+ * instance, which the adapter must then copy and sort again to write (~3–9 µs a call, the bulk of what the
+ * write of a no-op tools/call cost over the echo's write of the same bytes).
+ */
+const NAMED = Symbol('x-request-id set');
+
+/** A response whose headers are a plain object that already carries x-request-id (the /mcp hot path). */
+export function respondWithRequestId(body: string, headers: Record<string, string>, id: string): Response {
+  const response = new Response(body, { status: 200, headers: { ...headers, 'x-request-id': id } });
+  Object.defineProperty(response, NAMED, { value: true });
+  return response;
+}
+
 export function requestId(log: Logger): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const given = c.req.header('x-request-id');
@@ -17,7 +32,7 @@ export function requestId(log: Logger): MiddlewareHandler<AppEnv> {
     // On the response's own headers: c.header() on a finished response copies it into a new one, whose
     // body is then a stream (the Node adapter's fast write of a string body is lost; ~10% of a small call).
     try {
-      c.res.headers.set('x-request-id', id);
+      if (!(NAMED in c.res)) c.res.headers.set('x-request-id', id);
     } catch {
       // Immutable headers (a response passed through from fetch): Hono copies the response.
       c.header('x-request-id', id);

@@ -1,0 +1,110 @@
+// `npm start`: the Node entry (entry/node.ts) run from one bundled file. Loading ~700 modules one by one (our
+// TypeScript, stripped file by file, and the many files of zod, drizzle, yaml, hono and the MCP SDK) was most
+// of the time to the first answer; one file loads in a fraction of it. The bundle is built with esbuild into
+// node_modules/.cache/chambers/ on the first start and again whenever one of its inputs is newer than it;
+// without esbuild (a production install without dev dependencies), or with CHAMBERS_BUNDLE=0, the entry runs
+// unbundled, exactly as before.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const cacheDir = join(root, 'node_modules', '.cache', 'chambers');
+const bundle = join(cacheDir, 'node.mjs');
+/** The bundle's inputs (repository-relative), written beside it from esbuild's metafile. */
+const inputsFile = join(cacheDir, 'node.inputs.json');
+
+/**
+ * Packages bundled in: pure ESM, many files, no file of their own read at run time. Everything else stays an
+ * import of node_modules (PGlite and Tesseract load their wasm and workers relative to themselves).
+ */
+const BUNDLED = new Set([
+  'zod',
+  'drizzle-orm',
+  'yaml',
+  'hono',
+  '@hono/node-server',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/core',
+  'fflate',
+  'saxes',
+]);
+
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** Whether the bundle is newer than every input it was built from (and than the lock file). */
+function fresh(): boolean {
+  if (!existsSync(bundle) || !existsSync(inputsFile)) return false;
+  const built = statSync(bundle).mtimeMs;
+  const inputs = JSON.parse(readFileSync(inputsFile, 'utf8')) as string[];
+  return ['package-lock.json', ...inputs].every((p) => {
+    try {
+      return statSync(join(root, p)).mtimeMs <= built;
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function build(): Promise<void> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [join(root, 'entry', 'node.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    outfile: bundle,
+    metafile: true,
+    logLevel: 'silent',
+    // Bundled CommonJS may call require(); in an ES module it has to be made.
+    banner: {
+      js: "import { createRequire as __chambersRequire } from 'node:module';\nconst require = __chambersRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'chambers-node',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('node:') || !BUNDLED.has(packageOf(args.path))
+              ? { path: args.path, external: true }
+              : undefined,
+          );
+          // Our files find migrations, reader threads and packages relative to themselves: each keeps its own
+          // import.meta.url, not the bundle's.
+          b.onLoad({ filter: /\.ts$/ }, (args) => {
+            if (args.path.includes(`${'/'}node_modules${'/'}`)) return undefined;
+            const source = readFileSync(args.path, 'utf8');
+            return {
+              contents: source.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+              loader: 'ts',
+            };
+          });
+        },
+      },
+    ],
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((p) => relative(root, join(process.cwd(), p)));
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(inputsFile, JSON.stringify(inputs));
+}
+
+/** Builds the bundle when stale; false when it cannot be (no esbuild, a build error: said in one line). */
+async function ensureBundle(): Promise<boolean> {
+  if (fresh()) return true;
+  try {
+    await build();
+    return true;
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    console.error(`start: running entry/node.ts unbundled (the bundle could not be built: ${why})`);
+    return false;
+  }
+}
+
+if (process.env.CHAMBERS_BUNDLE !== '0' && (await ensureBundle())) await import(pathToFileURL(bundle).href);
+else await import('./node.ts');
