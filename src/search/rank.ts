@@ -1,8 +1,17 @@
-import { sql } from '../db/orm.ts';
+import { type SQL, sql } from '../db/orm.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
 import { type Db, rowsOf } from '../db/types.ts';
-import { normalizeHebrew, prefixStripped } from '../hebrew/text.ts';
-import { anyFormTsquery, type QueryTerms, surfaceTsquery } from './normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
+import {
+  anyFormTsquery,
+  expansionTsquery,
+  indexTerms,
+  MAX_EXPANSIONS,
+  type QueryTerms,
+  spellingKey,
+  surfaceTsquery,
+  wordTsquery,
+} from './normalize.ts';
 
 /**
  * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
@@ -92,7 +101,11 @@ export async function searchChunks(
   options: { fuzzy?: boolean } = {},
 ): Promise<ChunkHit[]> {
   const words = query.words.slice(0, MAX_RANKED_QUERY_WORDS);
-  const q: QueryTerms = { text: query.text, words };
+  const q: QueryTerms = {
+    text: query.text,
+    words,
+    expansions: (query.expansions ?? []).slice(0, MAX_EXPANSIONS),
+  };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
   const { ranked, anyForm, scope } = rankedSql(filter, q, page);
   // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
@@ -152,15 +165,50 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
   }`;
   const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
     to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
-  // One GIN lookup per query word: which chunks in scope have it, in any form. Only the index and the
-  // rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost at scale).
-  const perWord = sql.join(
-    words.map(
-      (w) =>
-        sql`select c.document_id, c.chunk_index from document_chunks c where c.tsv @@ to_tsquery('simple', ${w.forms.map((f) => `'${f}'`).join(' | ')})`,
-    ),
-    sql` union all `,
-  );
+  const expansions = q.expansions ?? [];
+  // A thesaurus expansion stands for the query's words it expands (its span): a chunk has the span when it
+  // has the synonym, or as many of the span's words as it has itself, whichever is more; never both added.
+  const spanOf = new Map<string, number>();
+  expansions.forEach((e, i) => {
+    for (const s of e.surfaces) if (!spanOf.has(s)) spanOf.set(s, i);
+  });
+  const spanWords = expansions.map((_, i) => words.filter((w) => spanOf.get(w.surface) === i).length);
+  const lookup = (tsq: string, extra: SQL) =>
+    sql`select c.document_id, c.chunk_index${extra} from document_chunks c where c.tsv @@ to_tsquery('simple', ${tsq})`;
+  // One GIN lookup per query word (and per expansion): which chunks in scope have it, in any form. Only the
+  // index and the rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost).
+  const perWord =
+    expansions.length === 0
+      ? sql.join(
+          words.map((w) => lookup(wordTsquery(w.forms), sql``)),
+          sql` union all `,
+        )
+      : sql.join(
+          [
+            ...words.map((w, i) =>
+              lookup(
+                wordTsquery(w.forms),
+                sql`, ${spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i}::int as span, 1 as weight, false as expansion`,
+              ),
+            ),
+            ...expansions.map((e, i) =>
+              lookup(
+                expansionTsquery(e),
+                sql`, ${-1 - i}::int as span, ${Math.max(1, spanWords[i] ?? 1)}::int as weight, true as expansion`,
+              ),
+            ),
+          ],
+          sql` union all `,
+        );
+  const coverage =
+    expansions.length === 0
+      ? sql`select h.document_id, h.chunk_index, count(*) as coverage from hits h`
+      : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
+          select document_id, chunk_index, greatest(
+            coalesce(sum(weight) filter (where not expansion), 0), coalesce(max(weight) filter (where expansion), 0)
+          ) as score
+          from hits group by document_id, chunk_index, span
+        ) h`;
   const ranked = sql`
     with q as materialized (
       select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface
@@ -169,8 +217,7 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
     -- scope (a nested loop seen on PGlite: 260 documents × the lookups, 0.7 s instead of a few ms).
     hits as materialized (${perWord}),
     pool as (
-      select h.document_id, h.chunk_index, count(*) as coverage
-      from hits h join documents d on d.id = h.document_id
+      ${coverage} join documents d on d.id = h.document_id
       where ${scope}
       group by h.document_id, h.chunk_index
       order by coverage desc, h.document_id, h.chunk_index
@@ -219,7 +266,14 @@ async function closestWords(db: Db, words: QueryTerms['words']): Promise<QueryTe
     const forms = rows.filter((r) => Number(r.i) === i + 1).map((r) => r.term);
     return forms.length === 0
       ? []
-      : [{ surface: w.surface, forms, ...(w.written === undefined ? {} : { written: w.written }) }];
+      : [
+          {
+            surface: w.surface,
+            // The index holds spelling keys (terms@2) and, before a document is indexed again, the words as they are.
+            forms: [...new Set(forms.flatMap((f) => [spellingKey(f), f]))],
+            ...(w.written === undefined ? {} : { written: w.written }),
+          },
+        ];
   });
 }
 
@@ -244,12 +298,15 @@ function mark(word: string): string {
  * uses the same normalisation and prefix forms as the index, so ו/ה/ב-prefixed and pointed words match.
  */
 export function highlight(text: string, query: QueryTerms): string {
-  const wanted = new Set(query.words.flatMap((w) => w.forms));
+  const wanted = new Set([
+    ...query.words.flatMap((w) => w.forms),
+    ...(query.expansions ?? []).flatMap((e) => e.alternatives.flatMap((a) => a.words.flat())),
+  ]);
   const words = text.split(/\s+/).filter((w) => w !== '');
   const hit = words.map((word) =>
-    normalizeHebrew(word)
+    indexTerms(normalizeHebrew(word), word)
       .split(' ')
-      .some((n) => n !== '' && (wanted.has(n) || prefixStripped(n).some((f) => wanted.has(f)))),
+      .some((n) => wanted.has(n)),
   );
   let best = 0;
   let bestCount = -1;
@@ -267,4 +324,23 @@ export function highlight(text: string, query: QueryTerms): string {
     .map((w, i) => (hit[best + i] ? mark(w) : w))
     .join(' ');
   return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
+}
+
+/**
+ * Which thesaurus expansions the passages have: per expansion of the query, the labels of its alternatives
+ * found in at least one of `texts` (as the index reads them), in the thesaurus's order.
+ */
+export function matchedExpansions(
+  texts: readonly string[],
+  query: QueryTerms,
+): { written: string; labels: string[] }[] {
+  const expansions = query.expansions ?? [];
+  if (expansions.length === 0 || texts.length === 0) return [];
+  const present = texts.map((t) => new Set(indexTerms(normalizeHebrew(t), t).split(' ')));
+  return expansions.flatMap((e) => {
+    const labels = e.alternatives
+      .filter((a) => present.some((p) => a.words.every((w) => w.some((f) => p.has(f)))))
+      .map((a) => a.label);
+    return labels.length === 0 ? [] : [{ written: e.written, labels }];
+  });
 }
