@@ -85,6 +85,8 @@ export interface QueryWord {
    * typo).
    */
   written?: string;
+  /** How much the word counts in a passage's coverage (default 1): like_case_id weighs words by rarity. */
+  weight?: number;
 }
 
 /** A thesaurus term found in the query, and the other terms of its group a passage may have instead. */

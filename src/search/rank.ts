@@ -23,6 +23,8 @@ export interface SearchFilter {
   corpus: DocumentCorpus;
   /** Only this case's documents (corpus "case"). */
   caseId?: string;
+  /** Never these documents (like_case_id: the case's own final decision). */
+  exclude?: readonly string[];
 }
 
 export interface ChunkHit {
@@ -162,6 +164,10 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
   const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
   const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
     filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
+  }${
+    filter.exclude === undefined || filter.exclude.length === 0
+      ? sql``
+      : sql` and d.id <> all(${`{${filter.exclude.join(',')}}`}::uuid[])`
   }`;
   const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
     to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
@@ -172,38 +178,42 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
   expansions.forEach((e, i) => {
     for (const s of e.surfaces) if (!spanOf.has(s)) spanOf.set(s, i);
   });
-  const spanWords = expansions.map((_, i) => words.filter((w) => spanOf.get(w.surface) === i).length);
   const lookup = (tsq: string, extra: SQL) =>
     sql`select c.document_id, c.chunk_index${extra} from document_chunks c where c.tsv @@ to_tsquery('simple', ${tsq})`;
   // One GIN lookup per query word (and per expansion): which chunks in scope have it, in any form. Only the
   // index and the rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost).
-  const perWord =
-    expansions.length === 0
-      ? sql.join(
-          words.map((w) => lookup(wordTsquery(w.forms), sql``)),
-          sql` union all `,
-        )
-      : sql.join(
-          [
-            ...words.map((w, i) =>
-              lookup(
-                wordTsquery(w.forms),
-                sql`, ${spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i}::int as span, 1 as weight, false as expansion`,
-              ),
+  // Weighted (like_case_id's words by rarity) or with expansions: each lookup carries its span and weight.
+  const weighted = expansions.length > 0 || words.some((w) => w.weight !== undefined);
+  const weightOf = (w: QueryTerms['words'][number]) => w.weight ?? 1;
+  const total = words.reduce((sum, w) => sum + weightOf(w), 0);
+  const spanWeight = expansions.map((_, i) =>
+    words.filter((w) => spanOf.get(w.surface) === i).reduce((sum, w) => sum + weightOf(w), 0),
+  );
+  const perWord = !weighted
+    ? sql.join(
+        words.map((w) => lookup(wordTsquery(w.forms), sql``)),
+        sql` union all `,
+      )
+    : sql.join(
+        [
+          ...words.map((w, i) =>
+            lookup(
+              wordTsquery(w.forms),
+              sql`, ${spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i}::int as span, ${weightOf(w)}::float8 as weight, false as expansion`,
             ),
-            ...expansions.map((e, i) =>
-              lookup(
-                expansionTsquery(e),
-                sql`, ${-1 - i}::int as span, ${Math.max(1, spanWords[i] ?? 1)}::int as weight, true as expansion`,
-              ),
+          ),
+          ...expansions.map((e, i) =>
+            lookup(
+              expansionTsquery(e),
+              sql`, ${-1 - i}::int as span, ${spanWeight[i] || 1}::float8 as weight, true as expansion`,
             ),
-          ],
-          sql` union all `,
-        );
-  const coverage =
-    expansions.length === 0
-      ? sql`select h.document_id, h.chunk_index, count(*) as coverage from hits h`
-      : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
+          ),
+        ],
+        sql` union all `,
+      );
+  const coverage = !weighted
+    ? sql`select h.document_id, h.chunk_index, count(*) as coverage from hits h`
+    : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
           select document_id, chunk_index, greatest(
             coalesce(sum(weight) filter (where not expansion), 0), coalesce(max(weight) filter (where expansion), 0)
           ) as score
@@ -225,7 +235,7 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
     ),
     candidates as (
       select p.document_id, p.chunk_index,
-        p.coverage::float8 / ${words.length}
+        p.coverage::float8 / ${total}
           + ts_rank(c.tsv, q.any_form, 1)
           + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
       from q, pool p join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
