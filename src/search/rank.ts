@@ -51,18 +51,27 @@ export interface ChunkHit {
 /** Ranking considers at most this many chunks (the best by full-text score); paging stops there. */
 export const MAX_RANKED = 250;
 /**
- * Stage 1 keeps at most this many chunks by coverage (how many query words they have), counted from the
- * index alone; only these are scored from their stored tsvectors. Within the same coverage the pool takes
- * chunks in document order: a very common word (in more chunks than this) is ranked among a sample of them.
- * Scoring reads two detoasted tsvectors per chunk: 1,000 cost PostgreSQL ~14 ms at 10k chunks, 400 ~5 ms, with
- * the known-answer tests unchanged.
+ * How much of the work each query does: stage 1 keeps at most `pool` chunks by coverage (how many query words
+ * they have), counted from the index alone; only these are scored from their stored tsvectors (two detoasted
+ * per chunk, the main cost). Within the same coverage the pool takes chunks in document order: a very common
+ * word (in more chunks than this) is ranked among a sample of them. The best `rerank` by full-text score are
+ * re-ranked with trigram similarity (a pass over each one's text, ~0.13 ms a chunk on PostgreSQL and the
+ * second cost in EXPLAIN ANALYZE).
  */
-export const CANDIDATE_POOL = 400;
+export interface RankTuning {
+  pool: number;
+  rerank: number;
+}
+
 /**
- * The best this many by full-text score are re-ranked with trigram similarity (a pass over each one's text:
- * ~0.13 ms a chunk on PostgreSQL). Enough to reorder the first page and a half.
+ * The tuning searches use: a pool of exactly MAX_RANKED (every chunk scored can be paged to, none is scored in
+ * vain) and a re-rank of the first two pages of 10. The known-answer tests are the same as with the baseline.
  */
-const TRIGRAM_RERANK = 30;
+export const RANK_TUNING: RankTuning = { pool: MAX_RANKED, rerank: 20 };
+/** The tuning before it (pool 400, re-rank 30): what `npm run bench` measures beside it. */
+export const BASELINE_TUNING: RankTuning = { pool: 400, rerank: 30 };
+/** Stage 1's pool (RANK_TUNING.pool). */
+export const CANDIDATE_POOL = RANK_TUNING.pool;
 
 interface Row {
   document_id: string;
@@ -88,7 +97,7 @@ interface Row {
  *    - ts_rank of all forms (length-normalised) + half the ts_rank of the surface words only, so an
  *      exact word ranks above a prefix-stripped match;
  *    the best MAX_RANKED go on;
- * 2. the best TRIGRAM_RERANK of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
+ * 2. the best RANK_TUNING.rerank of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
  *    to the chunk text (closeness of the words as written, in order).
  * When no chunk in scope contains any query word, the fuzzy fallback replaces each query word by the
  * closest corpus words by trigram similarity (search_terms, GIN trigram index) and searches again:
@@ -100,7 +109,7 @@ export async function searchChunks(
   filter: SearchFilter,
   query: QueryTerms,
   page: { limit: number; offset: number },
-  options: { fuzzy?: boolean } = {},
+  options: { fuzzy?: boolean; tuning?: RankTuning } = {},
 ): Promise<ChunkHit[]> {
   const words = query.words.slice(0, MAX_RANKED_QUERY_WORDS);
   const q: QueryTerms = {
@@ -109,7 +118,7 @@ export async function searchChunks(
     expansions: (query.expansions ?? []).slice(0, MAX_EXPANSIONS),
   };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
-  const { ranked, anyForm, scope } = rankedSql(filter, q, page);
+  const { ranked, anyForm, scope } = rankedSql(filter, q, page, options.tuning);
   // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
   // ~10% of the chunks it would scan them all (seconds at 100k chunks) instead of the GIN index (tens of ms).
   const rows = await db.transaction(async (tx) => {
@@ -136,7 +145,7 @@ export async function searchChunks(
     if (any.length === 0) {
       const corrected = await closestWords(db, words);
       if (corrected.length > 0) {
-        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
+        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { ...options, fuzzy: true });
       }
     }
   }
@@ -158,7 +167,12 @@ export async function searchChunks(
 }
 
 /** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS. */
-export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: number; offset: number }) {
+export function rankedSql(
+  filter: SearchFilter,
+  q: QueryTerms,
+  page: { limit: number; offset: number },
+  tuning: RankTuning = RANK_TUNING,
+) {
   const words = q.words;
   const limit = Math.min(page.limit, MAX_RANKED - page.offset);
   const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
@@ -231,7 +245,7 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
       where ${scope}
       group by h.document_id, h.chunk_index
       order by coverage desc, h.document_id, h.chunk_index
-      limit ${CANDIDATE_POOL}
+      limit ${tuning.pool}
     ),
     candidates as (
       select p.document_id, p.chunk_index,
@@ -246,7 +260,7 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
       select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
     )
     select ${fields},
-      (k.base + case when k.rn <= ${TRIGRAM_RERANK} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
+      (k.base + case when k.rn <= ${tuning.rerank} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
     from numbered k
       join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
       join documents d on d.id = c.document_id
