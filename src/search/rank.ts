@@ -145,7 +145,10 @@ export async function searchChunks(
     if (any.length === 0) {
       const corrected = await closestWords(db, words);
       if (corrected.length > 0) {
-        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { ...options, fuzzy: true });
+        return searchChunks(db, filter, { text: q.text, words: corrected }, page, {
+          ...options,
+          fuzzy: true,
+        });
       }
     }
   }
