@@ -4,8 +4,9 @@
  * when reachable (a scratch database, created and dropped). The first documents go through the real path
  * (createDocument + extractAndIndexDocument); the rest are written as the pipeline writes them (chunkPages,
  * the same rows and vocabulary) in bulk, timed as "time to index". At each scale the same queries run by
- * the ranked search and by a sequential ILIKE scan, alternating in the same run; prints p50/p99 of each,
- * the ratio, the index sizes, and EXPLAIN ANALYZE of the slowest ranked query on PostgreSQL at the largest
+ * the ranked search, by the baseline query path beside it (before spelling keys, the thesaurus and the tuning:
+ * baselineQuery with BASELINE_TUNING) and by a sequential ILIKE scan, alternating in the same run; prints
+ * p50/p99 of each, the after/before ratio, the ILIKE ratio, the index sizes, and EXPLAIN ANALYZE of the slowest ranked query on PostgreSQL at the largest
  * scale (BENCH_SEARCH_STACKS=pglite,pg picks the stacks). Returns the key=value pairs for the `bench:` line.
  */
 import { pathToFileURL } from 'node:url';
@@ -15,10 +16,10 @@ import { openPglite } from '../src/db/pglite.ts';
 import { documentChunks, documents, searchTerms } from '../src/db/schema/documents.ts';
 import { type Db, type DbHandle, rowsOf } from '../src/db/types.ts';
 import { createDocument, extractAndIndexDocument } from '../src/documents/pipeline.ts';
-import { normalizeHebrew, tokens } from '../src/hebrew/text.ts';
+import { normalizeHebrew, prefixStripped, tokens } from '../src/hebrew/text.ts';
 import { chunkPages } from '../src/search/chunk.ts';
-import { analyzeQuery } from '../src/search/normalize.ts';
-import { MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
+import { analyzeQuery, type QueryTerms, STOP_WORDS } from '../src/search/normalize.ts';
+import { BASELINE_TUNING, MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';
 import { serviceUrls } from '../test/harness/services.ts';
 import { scratchPostgres } from './scratch.ts';
@@ -171,9 +172,36 @@ const scanQuery = (db: Db, q: string) => {
 const ranked = (db: Db, q: string) =>
   searchChunks(db, { corpus: 'library' }, analyzeQuery(q), { limit: 20, offset: 0 });
 
+/**
+ * The query path before spelling keys, the thesaurus and the tuning: each word by its normalised and
+ * prefix-stripped forms only, no expansions, BASELINE_TUNING. Measured beside the current path in the same run.
+ */
+function baselineQuery(q: string): QueryTerms {
+  const a = analyzeQuery(q);
+  return {
+    text: a.text,
+    words: a.words.map((w) => ({
+      ...w,
+      forms: [w.surface, ...prefixStripped(w.surface).filter((f) => !STOP_WORDS.has(f))],
+    })),
+  };
+}
+const baseline = (db: Db, q: string) =>
+  searchChunks(
+    db,
+    { corpus: 'library' },
+    baselineQuery(q),
+    { limit: 20, offset: 0 },
+    { tuning: BASELINE_TUNING },
+  );
+
 async function measure(db: Db, label: string, chunks: number, indexSeconds: number) {
-  for (const q of queries) await ranked(db, q);
+  for (const q of queries) {
+    await ranked(db, q);
+    await baseline(db, q);
+  }
   const times: number[] = [];
+  const before: number[] = [];
   const byQuery = new Map<string, number>();
   const scan: number[] = [];
   // The scan is slow at scale: one run of each query beside the ranked runs is enough for its median.
@@ -185,6 +213,10 @@ async function measure(db: Db, label: string, chunks: number, indexSeconds: numb
       const ms = performance.now() - t;
       times.push(ms);
       byQuery.set(q, Math.max(byQuery.get(q) ?? 0, ms));
+      // The baseline right after, so both see the same load on the machine.
+      const b = performance.now();
+      await baseline(db, q);
+      before.push(performance.now() - b);
       if (r < scanRuns) {
         const s = performance.now();
         await scanQuery(db, q);
@@ -199,13 +231,18 @@ async function measure(db: Db, label: string, chunks: number, indexSeconds: numb
   )[0];
   const mb = (b: string | undefined) => f1(Number(b ?? 0) / 2 ** 20);
   const [p50, p99, s50] = [quantile(times, 0.5), quantile(times, 0.99), quantile(scan, 0.5)];
+  const [b50, b99] = [quantile(before, 0.5), quantile(before, 0.99)];
   const slowest = [...byQuery].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
   console.log(
     `  ${label.padEnd(9)} ${String(chunks).padStart(7)} chunks: ranked p50 ${f1(p50).padStart(6)} ms  p99 ${f1(p99).padStart(6)} ms | ` +
       `ILIKE p50 ${f1(s50).padStart(7)} ms (${f1(s50 / p50)}×) | full-text index ${mb(sizes?.fts)} MB, vocabulary ` +
       `${mb(sizes?.trgm)} MB, chunks table ${mb(sizes?.chunks)} MB | indexed in ${f1(indexSeconds)} s (${f1(chunks / indexSeconds)} chunks/s)`,
   );
-  return { p50, p99, s50, slowest, fts: mb(sizes?.fts), indexSeconds };
+  console.log(
+    `  ${''.padEnd(9)} ${''.padStart(7)}         before: baseline p50 ${f1(b50).padStart(6)} ms  p99 ${f1(b99).padStart(6)} ms | ` +
+      `after/before p50 ${(p50 / b50).toFixed(2)}, p99 ${(p99 / b99).toFixed(2)} (same run, alternating)`,
+  );
+  return { p50, p99, s50, b50, b99, slowest, fts: mb(sizes?.fts), indexSeconds };
 }
 
 export async function runSearchBench(): Promise<Record<string, string>> {
@@ -254,6 +291,9 @@ export async function runSearchBench(): Promise<Record<string, string>> {
       out[`${k}_p50_ms`] = f1(last.p50);
       out[`${k}_p99_ms`] = f1(last.p99);
       out[`${k}_ratio`] = (last.s50 / last.p50).toFixed(1);
+      out[`${k}_base_p50_ms`] = f1(last.b50);
+      out[`${k}_base_p99_ms`] = f1(last.b99);
+      out[`${k}_vs_base_p50`] = (last.p50 / last.b50).toFixed(2);
       out[`${k}_fts_mb`] = last.fts;
       out[`${k}_index_s`] = f1(last.indexSeconds);
       if (stack.key === 'pglite' && scale === SCALES[0]) {

@@ -24,6 +24,7 @@ import { mountTokenAdmin } from '../src/http/routes/admin_tokens.ts';
 import { startDrainLoop } from '../src/jobs/loop.ts';
 import { endOrphanedLeases } from '../src/jobs/queue.ts';
 import { deleteKvValuesStartingWith, purgeExpiredKv } from '../src/kv/postgres.ts';
+import { reindexStaleDocuments } from '../src/search/reindex.ts';
 import { createChambers } from '../src/server.ts';
 import { startupTiming } from '../src/startup_timing.ts';
 import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
@@ -124,6 +125,12 @@ if (embedded) {
 }
 loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 startup.mark('recovery');
+// Documents indexed for search under an older normalisation are indexed again, behind the first answers.
+const stopReindex = new AbortController();
+const reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
+  (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
+  (e: unknown) => log.warn('search reindex failed', { error: String(e) }),
+);
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
 // its own keys); every 10 minutes, and never keeping the process alive.
@@ -196,7 +203,8 @@ const stop = async (signal: string) => {
   log.info('shutting down', { signal });
   server.close();
   clearInterval(purge);
-  await Promise.allSettled([...pending, loop?.stop()]);
+  stopReindex.abort();
+  await Promise.allSettled([...pending, loop?.stop(), reindex]);
   // The loop's stop aborted the reads in hand (they run again at the next start); no reader thread outlives it.
   await reader.close();
   await ocr.close();

@@ -23,6 +23,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { DbHandle } from '../../src/db/types.ts';
 import { rowsOf } from '../../src/db/types.ts';
+import { reindexStaleDocuments } from '../../src/search/reindex.ts';
 
 interface JournalEntry {
   idx: number;
@@ -59,6 +60,8 @@ export interface MigrateResult {
   where: string;
   applied: string[];
   created: boolean;
+  /** Documents whose search index was written again under the current version (src/search/reindex.ts). */
+  reindexed?: number;
   /** With `plan`: the database does not exist yet (a real run creates it, then applies everything). */
   missing?: boolean;
 }
@@ -98,7 +101,8 @@ export async function migrateTarget(
   try {
     const pending = (await pendingMigrations(handle)).map((m) => m.tag);
     if (!options.plan && pending.length > 0) await migrateDb(handle);
-    return { where: target.where, applied: pending, created };
+    const reindexed = options.plan ? 0 : await reindexStaleDocuments(handle.db);
+    return { where: target.where, applied: pending, created, reindexed };
   } finally {
     await handle.close();
     await release();
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
     console.log(`${verb} ${result.applied.length} migration(s) to the ${result.where}:`);
     for (const tag of result.applied) console.log(`  ${tag}`);
   }
+  if ((result.reindexed ?? 0) > 0) console.log(`Indexed ${result.reindexed} document(s) again for search.`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

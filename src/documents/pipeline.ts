@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../db/types.ts';
 import { tokens } from '../hebrew/text.ts';
 import type { Logger } from '../log.ts';
 import { chunkPages } from '../search/chunk.ts';
+import { SEARCH_INDEX_VERSION } from '../search/normalize.ts';
 import { readDocumentBlob, writeDocumentBlob } from './blobs.ts';
 import { ExtractionError } from './errors.ts';
 import { resolveMediaType } from './media.ts';
@@ -339,6 +340,7 @@ export async function indexDocument(
       unreadablePages: ocr === null || ocr.unreadable.length === 0 ? null : ocr.unreadable,
       updatedAt: now(),
       extractedAt: now(),
+      searchIndexVersion: SEARCH_INDEX_VERSION,
     })
     .where(eq(documents.id, documentId))
     .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });

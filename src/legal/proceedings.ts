@@ -178,6 +178,17 @@ export function normalizeProceeding(text: string): string | null {
 }
 
 /**
+ * A proceeding number written without its kind («7777-19», «7777/2019», «12345-05-20») as the number part of the
+ * key it has under any kind («7777/19», «12345-05-20»), or null when the text is not exactly one such number:
+ * how search matches a number however it is written.
+ */
+export function bareProceedingNumber(text: string): string | null {
+  // Read under a kind (any kind keys its number the same way), which is then taken off again.
+  const key = normalizeProceeding(`ערר ${text}`);
+  return key === null ? null : key.slice('ערר '.length);
+}
+
+/**
  * The key of one citation: its (first) proceeding number's key, else the citation's normalised words, so a
  * citation the reader cannot read still has one stable key (one that resolves to no document).
  */

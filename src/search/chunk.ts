@@ -53,7 +53,7 @@ export function chunkPages(pages: readonly string[]): Chunk[] {
   pages.forEach((pageText, i) => {
     for (const text of chunkPage(pageText)) {
       const normText = normalizeHebrew(text);
-      out.push({ page: i + 1, chunkIndex: out.length, text, normText, terms: indexTerms(normText) });
+      out.push({ page: i + 1, chunkIndex: out.length, text, normText, terms: indexTerms(normText, text) });
     }
   });
   return out;

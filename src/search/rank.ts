@@ -1,8 +1,17 @@
-import { sql } from '../db/orm.ts';
+import { type SQL, sql } from '../db/orm.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
 import { type Db, rowsOf } from '../db/types.ts';
-import { normalizeHebrew, prefixStripped } from '../hebrew/text.ts';
-import { anyFormTsquery, type QueryTerms, surfaceTsquery } from './normalize.ts';
+import { normalizeHebrew } from '../hebrew/text.ts';
+import {
+  anyFormTsquery,
+  expansionTsquery,
+  indexTerms,
+  MAX_EXPANSIONS,
+  type QueryTerms,
+  spellingKey,
+  surfaceTsquery,
+  wordTsquery,
+} from './normalize.ts';
 
 /**
  * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
@@ -14,6 +23,8 @@ export interface SearchFilter {
   corpus: DocumentCorpus;
   /** Only this case's documents (corpus "case"). */
   caseId?: string;
+  /** Never these documents (like_case_id: the case's own final decision). */
+  exclude?: readonly string[];
 }
 
 export interface ChunkHit {
@@ -40,18 +51,27 @@ export interface ChunkHit {
 /** Ranking considers at most this many chunks (the best by full-text score); paging stops there. */
 export const MAX_RANKED = 250;
 /**
- * Stage 1 keeps at most this many chunks by coverage (how many query words they have), counted from the
- * index alone; only these are scored from their stored tsvectors. Within the same coverage the pool takes
- * chunks in document order: a very common word (in more chunks than this) is ranked among a sample of them.
- * Scoring reads two detoasted tsvectors per chunk: 1,000 cost PostgreSQL ~14 ms at 10k chunks, 400 ~5 ms, with
- * the known-answer tests unchanged.
+ * How much of the work each query does: stage 1 keeps at most `pool` chunks by coverage (how many query words
+ * they have), counted from the index alone; only these are scored from their stored tsvectors (two detoasted
+ * per chunk, the main cost). Within the same coverage the pool takes chunks in document order: a very common
+ * word (in more chunks than this) is ranked among a sample of them. The best `rerank` by full-text score are
+ * re-ranked with trigram similarity (a pass over each one's text, ~0.13 ms a chunk on PostgreSQL and the
+ * second cost in EXPLAIN ANALYZE).
  */
-export const CANDIDATE_POOL = 400;
+export interface RankTuning {
+  pool: number;
+  rerank: number;
+}
+
 /**
- * The best this many by full-text score are re-ranked with trigram similarity (a pass over each one's text:
- * ~0.13 ms a chunk on PostgreSQL). Enough to reorder the first page and a half.
+ * The tuning searches use: a pool of exactly MAX_RANKED (every chunk scored can be paged to, none is scored in
+ * vain) and a re-rank of the first two pages of 10. The known-answer tests are the same as with the baseline.
  */
-const TRIGRAM_RERANK = 30;
+export const RANK_TUNING: RankTuning = { pool: MAX_RANKED, rerank: 20 };
+/** The tuning before it (pool 400, re-rank 30): what `npm run bench` measures beside it. */
+export const BASELINE_TUNING: RankTuning = { pool: 400, rerank: 30 };
+/** Stage 1's pool (RANK_TUNING.pool). */
+export const CANDIDATE_POOL = RANK_TUNING.pool;
 
 interface Row {
   document_id: string;
@@ -77,7 +97,7 @@ interface Row {
  *    - ts_rank of all forms (length-normalised) + half the ts_rank of the surface words only, so an
  *      exact word ranks above a prefix-stripped match;
  *    the best MAX_RANKED go on;
- * 2. the best TRIGRAM_RERANK of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
+ * 2. the best RANK_TUNING.rerank of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
  *    to the chunk text (closeness of the words as written, in order).
  * When no chunk in scope contains any query word, the fuzzy fallback replaces each query word by the
  * closest corpus words by trigram similarity (search_terms, GIN trigram index) and searches again:
@@ -89,12 +109,16 @@ export async function searchChunks(
   filter: SearchFilter,
   query: QueryTerms,
   page: { limit: number; offset: number },
-  options: { fuzzy?: boolean } = {},
+  options: { fuzzy?: boolean; tuning?: RankTuning } = {},
 ): Promise<ChunkHit[]> {
   const words = query.words.slice(0, MAX_RANKED_QUERY_WORDS);
-  const q: QueryTerms = { text: query.text, words };
+  const q: QueryTerms = {
+    text: query.text,
+    words,
+    expansions: (query.expansions ?? []).slice(0, MAX_EXPANSIONS),
+  };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
-  const { ranked, anyForm, scope } = rankedSql(filter, q, page);
+  const { ranked, anyForm, scope } = rankedSql(filter, q, page, options.tuning);
   // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
   // ~10% of the chunks it would scan them all (seconds at 100k chunks) instead of the GIN index (tens of ms).
   const rows = await db.transaction(async (tx) => {
@@ -121,7 +145,10 @@ export async function searchChunks(
     if (any.length === 0) {
       const corrected = await closestWords(db, words);
       if (corrected.length > 0) {
-        return searchChunks(db, filter, { text: q.text, words: corrected }, page, { fuzzy: true });
+        return searchChunks(db, filter, { text: q.text, words: corrected }, page, {
+          ...options,
+          fuzzy: true,
+        });
       }
     }
   }
@@ -143,24 +170,72 @@ export async function searchChunks(
 }
 
 /** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS. */
-export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: number; offset: number }) {
+export function rankedSql(
+  filter: SearchFilter,
+  q: QueryTerms,
+  page: { limit: number; offset: number },
+  tuning: RankTuning = RANK_TUNING,
+) {
   const words = q.words;
   const limit = Math.min(page.limit, MAX_RANKED - page.offset);
   const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
   const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
     filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
+  }${
+    filter.exclude === undefined || filter.exclude.length === 0
+      ? sql``
+      : sql` and d.id <> all(${`{${filter.exclude.join(',')}}`}::uuid[])`
   }`;
   const fields = sql`c.document_id, c.page, c.chunk_index, c.text, d.title, d.case_id, d.number,
     to_char(d.decision_date, 'YYYY-MM-DD') as decision_date, d.court, d.committee, d.parties`;
-  // One GIN lookup per query word: which chunks in scope have it, in any form. Only the index and the
-  // rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost at scale).
-  const perWord = sql.join(
-    words.map(
-      (w) =>
-        sql`select c.document_id, c.chunk_index from document_chunks c where c.tsv @@ to_tsquery('simple', ${w.forms.map((f) => `'${f}'`).join(' | ')})`,
-    ),
-    sql` union all `,
+  const expansions = q.expansions ?? [];
+  // A thesaurus expansion stands for the query's words it expands (its span): a chunk has the span when it
+  // has the synonym, or as many of the span's words as it has itself, whichever is more; never both added.
+  const spanOf = new Map<string, number>();
+  expansions.forEach((e, i) => {
+    for (const s of e.surfaces) if (!spanOf.has(s)) spanOf.set(s, i);
+  });
+  const lookup = (tsq: string, extra: SQL) =>
+    sql`select c.document_id, c.chunk_index${extra} from document_chunks c where c.tsv @@ to_tsquery('simple', ${tsq})`;
+  // One GIN lookup per query word (and per expansion): which chunks in scope have it, in any form. Only the
+  // index and the rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost).
+  // Weighted (like_case_id's words by rarity) or with expansions: each lookup carries its span and weight.
+  const weighted = expansions.length > 0 || words.some((w) => w.weight !== undefined);
+  const weightOf = (w: QueryTerms['words'][number]) => w.weight ?? 1;
+  const total = words.reduce((sum, w) => sum + weightOf(w), 0);
+  const spanWeight = expansions.map((_, i) =>
+    words.filter((w) => spanOf.get(w.surface) === i).reduce((sum, w) => sum + weightOf(w), 0),
   );
+  const perWord = !weighted
+    ? sql.join(
+        words.map((w) => lookup(wordTsquery(w.forms), sql``)),
+        sql` union all `,
+      )
+    : sql.join(
+        [
+          ...words.map((w, i) =>
+            lookup(
+              wordTsquery(w.forms),
+              sql`, ${spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i}::int as span, ${weightOf(w)}::float8 as weight, false as expansion`,
+            ),
+          ),
+          ...expansions.map((e, i) =>
+            lookup(
+              expansionTsquery(e),
+              sql`, ${-1 - i}::int as span, ${spanWeight[i] || 1}::float8 as weight, true as expansion`,
+            ),
+          ),
+        ],
+        sql` union all `,
+      );
+  const coverage = !weighted
+    ? sql`select h.document_id, h.chunk_index, count(*) as coverage from hits h`
+    : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
+          select document_id, chunk_index, greatest(
+            coalesce(sum(weight) filter (where not expansion), 0), coalesce(max(weight) filter (where expansion), 0)
+          ) as score
+          from hits group by document_id, chunk_index, span
+        ) h`;
   const ranked = sql`
     with q as materialized (
       select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface
@@ -169,16 +244,15 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
     -- scope (a nested loop seen on PGlite: 260 documents × the lookups, 0.7 s instead of a few ms).
     hits as materialized (${perWord}),
     pool as (
-      select h.document_id, h.chunk_index, count(*) as coverage
-      from hits h join documents d on d.id = h.document_id
+      ${coverage} join documents d on d.id = h.document_id
       where ${scope}
       group by h.document_id, h.chunk_index
       order by coverage desc, h.document_id, h.chunk_index
-      limit ${CANDIDATE_POOL}
+      limit ${tuning.pool}
     ),
     candidates as (
       select p.document_id, p.chunk_index,
-        p.coverage::float8 / ${words.length}
+        p.coverage::float8 / ${total}
           + ts_rank(c.tsv, q.any_form, 1)
           + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
       from q, pool p join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
@@ -189,7 +263,7 @@ export function rankedSql(filter: SearchFilter, q: QueryTerms, page: { limit: nu
       select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
     )
     select ${fields},
-      (k.base + case when k.rn <= ${TRIGRAM_RERANK} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
+      (k.base + case when k.rn <= ${tuning.rerank} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
     from numbered k
       join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
       join documents d on d.id = c.document_id
@@ -219,7 +293,14 @@ async function closestWords(db: Db, words: QueryTerms['words']): Promise<QueryTe
     const forms = rows.filter((r) => Number(r.i) === i + 1).map((r) => r.term);
     return forms.length === 0
       ? []
-      : [{ surface: w.surface, forms, ...(w.written === undefined ? {} : { written: w.written }) }];
+      : [
+          {
+            surface: w.surface,
+            // The index holds spelling keys (terms@2) and, before a document is indexed again, the words as they are.
+            forms: [...new Set(forms.flatMap((f) => [spellingKey(f), f]))],
+            ...(w.written === undefined ? {} : { written: w.written }),
+          },
+        ];
   });
 }
 
@@ -244,12 +325,15 @@ function mark(word: string): string {
  * uses the same normalisation and prefix forms as the index, so ו/ה/ב-prefixed and pointed words match.
  */
 export function highlight(text: string, query: QueryTerms): string {
-  const wanted = new Set(query.words.flatMap((w) => w.forms));
+  const wanted = new Set([
+    ...query.words.flatMap((w) => w.forms),
+    ...(query.expansions ?? []).flatMap((e) => e.alternatives.flatMap((a) => a.words.flat())),
+  ]);
   const words = text.split(/\s+/).filter((w) => w !== '');
   const hit = words.map((word) =>
-    normalizeHebrew(word)
+    indexTerms(normalizeHebrew(word), word)
       .split(' ')
-      .some((n) => n !== '' && (wanted.has(n) || prefixStripped(n).some((f) => wanted.has(f)))),
+      .some((n) => wanted.has(n)),
   );
   let best = 0;
   let bestCount = -1;
@@ -267,4 +351,23 @@ export function highlight(text: string, query: QueryTerms): string {
     .map((w, i) => (hit[best + i] ? mark(w) : w))
     .join(' ');
   return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
+}
+
+/**
+ * Which thesaurus expansions the passages have: per expansion of the query, the labels of its alternatives
+ * found in at least one of `texts` (as the index reads them), in the thesaurus's order.
+ */
+export function matchedExpansions(
+  texts: readonly string[],
+  query: QueryTerms,
+): { written: string; labels: string[] }[] {
+  const expansions = query.expansions ?? [];
+  if (expansions.length === 0 || texts.length === 0) return [];
+  const present = texts.map((t) => new Set(indexTerms(normalizeHebrew(t), t).split(' ')));
+  return expansions.flatMap((e) => {
+    const labels = e.alternatives
+      .filter((a) => present.some((p) => a.words.every((w) => w.some((f) => p.has(f)))))
+      .map((a) => a.label);
+    return labels.length === 0 ? [] : [{ written: e.written, labels }];
+  });
 }

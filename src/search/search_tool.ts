@@ -2,8 +2,15 @@ import * as z from 'zod';
 import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import { offsetPages, type PageRequest, pagedOutput } from '../contract/limits.ts';
-import { MAX_ANALYZED_QUERY_WORDS, type QueryTerms } from './normalize.ts';
-import { type ChunkHit, highlight, MAX_RANKED, type SearchFilter, searchChunks } from './rank.ts';
+import { MAX_ANALYZED_QUERY_WORDS, MAX_EXPANSIONS, type QueryTerms } from './normalize.ts';
+import {
+  type ChunkHit,
+  highlight,
+  MAX_RANKED,
+  matchedExpansions,
+  type SearchFilter,
+  searchChunks,
+} from './rank.ts';
 
 export const queryInput = z
   .string()
@@ -11,8 +18,10 @@ export const queryInput = z
   .min(1)
   .max(1000)
   .describe(
-    'Words as the documents write them, usually Hebrew (e.g. היטל השבחה פטור, ע"א 1108/97); matched by word, ' +
-      'not meaning: English finds only English. Niqqud, quote marks and prefixes are normalised',
+    'Words as the documents write them, usually Hebrew (e.g. היטל השבחה פטור, ע"א 1108/97), or the field’s ' +
+      'English terms (betterment levy, determining date): matched by word, with the legal thesaurus’s ' +
+      'synonyms and abbreviations (תב"ע = תכנית בניין עיר). Niqqud, quote marks, prefixes, plene/defective ' +
+      'spelling (תוכנית/תכנית, בנייה/בניה) and number forms (7777-19 = 7777/19) are normalised',
   );
 
 /** How deep paging may go (ranking considers the best MAX_RANKED chunks); past it, refine the query. */
@@ -46,7 +55,13 @@ export const searchOutput = {
 };
 
 function queryTerms() {
-  return z.array(z.string()).max(MAX_ANALYZED_QUERY_WORDS).describe('The query’s words searched, as written');
+  return z
+    .array(z.string())
+    .max(MAX_ANALYZED_QUERY_WORDS + MAX_EXPANSIONS)
+    .describe(
+      'The query’s words searched, as written; then, for a thesaurus term whose synonyms the hits have, ' +
+        '«term → synonym; synonym» (e.g. «תב"ע → תכנית בניין עיר»)',
+    );
 }
 
 export const hitDescription =
@@ -77,6 +92,12 @@ export async function runSearch<V extends object>(
   }));
   return {
     ...page.of(items, more ? [offset + page.limit] : null),
-    query_terms: query.words.map((w) => w.written ?? w.surface),
+    query_terms: [
+      ...query.words.map((w) => w.written ?? w.surface),
+      ...matchedExpansions(
+        rows.slice(0, page.limit).map((h) => h.text),
+        query,
+      ).map((e) => `${e.written} → ${e.labels.join('; ')}`),
+    ],
   };
 }

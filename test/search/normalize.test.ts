@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeHebrew, prefixStripped } from '../../src/hebrew/text.ts';
 import { CHUNK_TARGET_CHARS, chunkPage, chunkPages } from '../../src/search/chunk.ts';
-import { analyzeQuery, anyFormTsquery, indexTerms } from '../../src/search/normalize.ts';
+import { analyzeQuery, anyFormTsquery, indexTerms, spellingKey } from '../../src/search/normalize.ts';
 import { highlight } from '../../src/search/rank.ts';
+import { THESAURUS } from '../../src/search/thesaurus.ts';
 
 describe('prefixes', () => {
   it('strips prefix chains ו ה ב כ ל מ ש, keeping at least two letters', () => {
@@ -12,7 +14,8 @@ describe('prefixes', () => {
     expect(prefixStripped('בקו')).toEqual(['קו']);
     expect(prefixStripped('בן')).toEqual([]);
     expect(prefixStripped('1108/97')).toEqual([]);
-    expect(indexTerms('לדירת מגורימ')).toBe('לדירת דירת מגורימ גורימ');
+    // Indexed by spelling key (the plene ו of מגורים dropped): see the spelling tests below.
+    expect(indexTerms('לדירת מגורימ')).toBe('לדירת דירת מגרימ גרימ');
   });
 
   it('matches a prefixed query word to the bare document word and vice versa', () => {
@@ -91,5 +94,59 @@ describe('what the reader sees', () => {
     expect(snippet).toContain('(«קו»)');
     expect(snippet).toContain('«בניין»:');
     expect(snippet).not.toMatch(/[.,:)"]»/);
+  });
+});
+
+describe('spelling variants', () => {
+  const key = (w: string) => spellingKey(normalizeHebrew(w));
+  it('gives plene and defective spellings, and doubled ו / י, one key', () => {
+    const pairs: [string, string][] = [
+      ['תוכנית', 'תכנית'],
+      ['התוכניות', 'התכניות'],
+      ['בנייה', 'בניה'],
+      ['הבנייה', 'הבניה'],
+      ['הוועדה', 'הועדה'],
+      ['בניין', 'בנין'],
+      ['ייעוד', 'יעוד'],
+      ['השוואה', 'השואה'],
+      ['תב"ע', 'תבע'],
+      ['ממ״ד', 'ממד'],
+    ];
+    for (const [a, b] of pairs) expect(key(a), `${a} / ${b}`).toBe(key(b));
+  });
+
+  it('keeps short words apart and leaves other tokens alone', () => {
+    expect(key('שומה')).not.toBe(key('שמה'));
+    expect(key('עוד')).not.toBe(key('עד'));
+    expect(spellingKey('1108/97')).toBe('1108/97');
+    expect(spellingKey('levy')).toBe('levy');
+  });
+
+  it('indexes a number by the grammar’s key, and looks a query number up by it', () => {
+    expect(indexTerms(normalizeHebrew('בר"ם 7777/2019'), 'בר"ם 7777/2019').split(' ')).toContain('7777/19');
+    expect(indexTerms(normalizeHebrew('ערר 3301 / 21'), 'ערר 3301 / 21').split(' ')).toContain('3301/21');
+    expect(analyzeQuery('7777-19').words[0]?.forms).toContain('7777/19');
+    expect(analyzeQuery('23456-4-21').words[0]?.forms).toContain('23456-04-21');
+  });
+});
+
+describe('thesaurus', () => {
+  it('expands a term to the other terms of its group, English to Hebrew', () => {
+    const labels = (q: string) =>
+      (analyzeQuery(q).expansions ?? []).flatMap((e) => e.alternatives.map((a) => a.label));
+    expect(labels('תב"ע')).toContain('תכנית בניין עיר');
+    expect(labels('שומה מכרעת')).toContain('שמאי מכריע');
+    expect(labels('betterment levy')).toContain('היטל השבחה');
+    expect(labels('marketability coefficient')).toContain('מקדם סחירות');
+    expect(labels('היטל השבחה')).toContain('השבחה');
+    // A Hebrew term is not expanded to English; a word of no group to nothing.
+    expect(labels('שמאי מכריע').some((l) => /[a-z]/.test(l))).toBe(false);
+    expect(analyzeQuery('xyzzy plugh').expansions).toBeUndefined();
+  });
+
+  it('is documented: docs/search.md lists every group', async () => {
+    const doc = await readFile(new URL('../../docs/search.md', import.meta.url), 'utf8');
+    for (const g of THESAURUS)
+      expect(doc, g.concept).toContain(`| ${g.concept} | ${g.he.join(' · ')} | ${g.en.join(' · ')} |`);
   });
 });

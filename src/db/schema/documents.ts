@@ -113,6 +113,11 @@ export const documents = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     extractedAt: timestamptz('extracted_at'),
+    /**
+     * The search index version its chunks were written with (SEARCH_INDEX_VERSION, src/search/normalize.ts);
+     * null before versions were kept. A ready document of another version is indexed again (src/search/reindex.ts).
+     */
+    searchIndexVersion: text('search_index_version'),
   },
   (t) => [
     // Only case documents belong to a case.

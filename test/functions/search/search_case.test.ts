@@ -63,11 +63,16 @@ describe('search_case', () => {
   });
 
   it('marks hits found only through similar spellings, and echoes the words as written', async () => {
-    const data = expectOk<Hits>(await search({ case_id: caseId, query: 'עיסקאות השואה' }));
+    const data = expectOk<Hits>(await search({ case_id: caseId, query: 'עיסקאות השוויה' }));
     expect(data.items.length).toBeGreaterThan(0);
     expect(data.items.every((h) => h.fuzzy)).toBe(true);
     expect(data.items[0]?.document_id).toBe(ids.get('appraisal'));
-    expect(data.query_terms).toEqual(['עיסקאות', 'השואה']);
+    expect(data.query_terms).toEqual(['עיסקאות', 'השוויה']);
+    // A defective spelling (השואה for השוואה) is the same word, found exactly, not through the fallback.
+    const defective = expectOk<Hits>(await search({ case_id: caseId, query: 'עסקאות השואה' }));
+    expect(defective.items[0]?.document_id).toBe(ids.get('appraisal'));
+    expect(defective.items.every((h) => !h.fuzzy)).toBe(true);
+    expect(defective.query_terms).toEqual(['עסקאות', 'השואה']);
     const finals = expectOk<Hits>(await search({ case_id: caseId, query: 'והשמאים המכריעים' }));
     expect(finals.query_terms).toEqual(['והשמאים', 'המכריעים']);
   });

@@ -39,6 +39,19 @@ describe('search_library', () => {
     expect(timing.items[0]?.snippet).toMatch(/«המועד»|«הקובע»/);
   });
 
+  it('finds the Hebrew ruling by English terms and a number in another form, and says which synonym matched', async () => {
+    const english = expectOk<{ items: Hit[]; query_terms: string[] }>(
+      await search({ query: 'non-conforming use' }),
+    );
+    expect(english.items[0]?.document_id).toBe(ids.get('ruling-4521-19'));
+    expect(english.items[0]?.snippet).toContain('«חורג»');
+    expect(english.query_terms).toEqual(['non', 'conforming', 'use', 'non conforming use → שימוש חורג']);
+    const dated = expectOk<{ items: Hit[] }>(await search({ query: 'determining date' }, 'qa'));
+    expect(dated.items[0]?.document_id).toBe(ids.get('ruling-7300-18'));
+    const number = expectOk<{ items: Hit[] }>(await search({ query: '4521-2019' }));
+    expect(number.items[0]?.document_id).toBe(ids.get('ruling-4521-19'));
+  });
+
   it('says "empty" when nothing matches', async () => {
     expect((await search({ query: 'xyzzy plugh' })).status).toBe('empty');
   });
