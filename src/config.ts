@@ -100,6 +100,12 @@ const sharedShape = {
       error: (issue) => `must be one of ${ownerGateModes.join(', ')}, got "${String(issue.input)}"`,
     }),
   ),
+  // Missions that govern the legal work (docs/governance.md): on, every mutating legal tool on a case needs
+  // the calling agent's live session lease on that case's active mission, its activity inside the contract.
+  // Unset, off: the embedded local flow stays easy; a deployment that wants governed work sets it to on.
+  GOVERNANCE_ENFORCE: optional(
+    z.enum(['off', 'on'], { error: (issue) => `must be off or on, got "${String(issue.input)}"` }),
+  ).transform((v) => v ?? 'off'),
   // The address people reach the server at (login links, the console URL in approval refusals); unset, the
   // origin of each request.
   PUBLIC_URL: optional(httpUrl),
@@ -204,6 +210,8 @@ export interface AppConfig {
   workerSecret: string | null;
   /** PUBLIC_URL without a trailing slash, or null: then links use each request's origin. */
   publicUrl: string | null;
+  /** GOVERNANCE_ENFORCE is on: the kernel refuses a mutating legal call on a case without a lease (src/governance/enforce.ts). */
+  governanceEnforce: boolean;
 }
 
 export interface ServerConfig extends AppConfig {
@@ -254,6 +262,7 @@ export function appConfigFromEnv(env: Env): ServerConfig {
     maxUploadBodyBytes: s.MAX_UPLOAD_BODY_BYTES,
     workerSecret: s.WORKER_SECRET,
     publicUrl: s.PUBLIC_URL === undefined ? null : s.PUBLIC_URL.replace(/\/+$/, ''),
+    governanceEnforce: s.GOVERNANCE_ENFORCE === 'on',
     ownerGate: s.OWNER_GATE,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },
     logLevel: s.LOG_LEVEL,

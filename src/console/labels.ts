@@ -50,6 +50,7 @@ export const doneNotices: Readonly<Record<string, string>> = {
   revoked: 'הרשאת העבודה בוטלה.',
   accepted: 'הצעד הבא אושר.',
   deleted: 'התיק נמחק.',
+  confirmed: 'הקריטריון אושר כמתקיים.',
 };
 
 export const labelOf = (labels: Readonly<Record<string, string>>, key: string | null | undefined): string =>
