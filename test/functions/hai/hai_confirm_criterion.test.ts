@@ -2,9 +2,11 @@
 // kernel as the owner principal, and once through the missions page's form). Only that makes such a criterion
 // count for closing; an agent's hai_proof is evidence, not the confirmation. Server-checked criteria stay the
 // server's.
+import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { hai_confirm_criterion } from '../../../functions/hai/hai_confirm_criterion.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
+import { haiConfirmations } from '../../../src/db/schema/hai.ts';
 import { seedCase } from '../../harness/documents.ts';
 import { callAsOwner, signInOwner } from '../../harness/owner.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
@@ -52,8 +54,16 @@ forEachStack('hai_confirm_criterion', DB_STACKS, (env) => {
       created: true,
       confirmation: { criterion_id: 'facts-mapped', contract_version: 1, confirmed_by: 'owner:dana' },
     });
-    // Again: the same confirmation, nothing new.
-    expect(expectOk<Confirmed>(await confirm(m.mission.id, 'facts-mapped', 'שוב')).created).toBe(false);
+    // Again: the same confirmation, nothing new; other words for the same criterion are another call.
+    expect(expectOk<Confirmed>(await confirm(m.mission.id, 'facts-mapped')).confirmation).toEqual(
+      first.confirmation,
+    );
+    expect(errorCode(await confirm(m.mission.id, 'facts-mapped', 'שוב'))).toBe('idempotency_key_reuse');
+    const rows = await e.s.db.db
+      .select()
+      .from(haiConfirmations)
+      .where(eq(haiConfirmations.missionId, m.mission.id));
+    expect(rows).toHaveLength(1);
     const still = await closeMission(e, m.mission.id, 'completed');
     expect(still.ok ? null : still.error.details?.criteria_without_evidence).toEqual([
       { id: 'law-verified', verification: criteria[1]?.verification },
