@@ -125,7 +125,7 @@ export interface ToolDefinition<
   /**
    * The area of legal work the tool's calls are, e.g. "drafting" (docs/governance.md): its activity label is
    * `<activity>:<tool name>`, checked against a case mission's scope when GOVERNANCE_ENFORCE is on. Unset, the
-   * family's area (src/governance/enforce.ts FAMILY_AREAS); a mutating tool of a family without one must set it.
+   * family's area (src/governance/enforce.ts FAMILY_AREAS), or the family itself when it has none.
    */
   activity?: string;
   /** An `*_extract` tool names the tool that reads what it extracted. */

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { governanceProblem } from '../governance/enforce.ts';
 import { ambiguity, type DecodePlan, planDecoding } from './decode.ts';
 import type { AnyTool } from './define.ts';
 import { advertisedEnvelope } from './envelope.ts';
@@ -160,8 +159,6 @@ function checkAndPlan(
     if (def.mutates === false && def.idempotencyKey !== undefined) {
       problems.push({ tool, rule: 'C4', problem: 'is read-only but declares an idempotencyKey' });
     }
-    const ungoverned = governanceProblem(def);
-    if (ungoverned !== null) problems.push({ tool, rule: 'C7', problem: ungoverned });
     if (def.ownerGate && def.mutates === false) {
       problems.push({
         tool,

@@ -25,8 +25,7 @@ import { sentence, use } from './roles.ts';
 /**
  * The area of legal work of each family: a tool's activity label is `<area>:<tool name>`, so a contract's
  * in_scope "drafting" covers every drafting tool and "drafting:feedback_record" just that one. A definition's
- * `activity` names the area instead. A mutating tool of a family not listed here must declare one (the
- * registry refuses it otherwise), so no tool is left without an activity.
+ * `activity` names the area instead; a family not listed is its own area.
  */
 export const FAMILY_AREAS: Readonly<Record<string, string>> = {
   case: 'case',
@@ -64,11 +63,13 @@ const GOVERNANCE_FAMILIES = new Set(['hai']);
 export const isGoverned = (def: AnyTool): boolean =>
   def.mutates !== false && def.ownerOnly !== true && !GOVERNANCE_FAMILIES.has(familyOf(def.name));
 
-/** The activity label of a governed tool's calls, or undefined when it has no area (a registry problem). */
-export function activityOf(def: AnyTool): string | undefined {
-  const area = def.activity ?? FAMILY_AREAS[familyOf(def.name)];
-  return area === undefined ? undefined : `${area}:${def.name}`;
-}
+/**
+ * The activity label of a tool's calls: `<area>:<tool name>`. A family not in FAMILY_AREAS is its own area,
+ * so a tool of a new family is governed from its first call (its contracts name that family until it is
+ * listed).
+ */
+export const activityOf = (def: AnyTool): string =>
+  `${def.activity ?? FAMILY_AREAS[familyOf(def.name)] ?? familyOf(def.name)}:${def.name}`;
 
 /** How each id parameter leads to its case: the object's `case_id` column (null: an object of no case). */
 const CASE_OF: readonly [string, (db: Db, id: string) => Promise<{ caseId: string | null }[]>][] = [
@@ -110,12 +111,6 @@ const CASE_OF: readonly [string, (db: Db, id: string) => Promise<{ caseId: strin
       db.select({ caseId: appraisalFacts.caseId }).from(appraisalFacts).where(eq(appraisalFacts.id, id)),
   ],
 ];
-
-/** Why the registry refuses `def` under this rule (a governed tool needs an activity), or null. */
-export const governanceProblem = (def: AnyTool): string | null =>
-  isGoverned(def) && activityOf(def) === undefined
-    ? `mutates legal work but has no activity: add its family to FAMILY_AREAS (src/governance/enforce.ts) or declare activity`
-    : null;
 
 /** The id parameters the rule follows to a case (the governance walk checks every tool against them). */
 export const CASE_PARAMETERS: readonly string[] = CASE_OF.map(([param]) => param);
@@ -162,8 +157,7 @@ export async function enforceGovernance(
   input: Readonly<Record<string, unknown>>,
 ): Promise<void> {
   if (ctx.owner !== undefined || !isGoverned(def)) return;
-  // The registry refuses a governed tool without one; the family stands in for a hand-built registry.
-  const activity = activityOf(def) ?? `${familyOf(def.name)}:${def.name}`;
+  const activity = activityOf(def);
   const caseId = await caseOfCall(ctx.db, input);
   if (caseId === null) return;
   const mission = await activeCaseMission(ctx.db, caseId);

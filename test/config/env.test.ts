@@ -42,7 +42,17 @@ describe('the shared settings', () => {
       kvPrefix: '',
       publicUrl: null,
       ownerGate: undefined,
+      governanceEnforce: false,
     });
+  });
+
+  it('reads GOVERNANCE_ENFORCE (off unless on), and refuses any other value, naming it', () => {
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: 'on' }).governanceEnforce).toBe(true);
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: 'off' }).governanceEnforce).toBe(false);
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: ' ' }).governanceEnforce).toBe(false);
+    expect(() => appConfigFromEnv({ GOVERNANCE_ENFORCE: 'yes' })).toThrow(
+      /GOVERNANCE_ENFORCE must be off or on, got "yes"/,
+    );
   });
 
   it('reads KV_PREFIX, and refuses one that could run into another environment’s keys', () => {
