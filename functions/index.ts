@@ -45,9 +45,11 @@ import { hai_bind_project } from './hai/hai_bind_project.ts';
 import { hai_check_activity } from './hai/hai_check_activity.ts';
 import { hai_checkpoint } from './hai/hai_checkpoint.ts';
 import { hai_close_mission } from './hai/hai_close_mission.ts';
+import { hai_confirm_criterion } from './hai/hai_confirm_criterion.ts';
 import { hai_get_contract } from './hai/hai_get_contract.ts';
 import { hai_get_next_step } from './hai/hai_get_next_step.ts';
 import { hai_health } from './hai/hai_health.ts';
+import { hai_inbox_list } from './hai/hai_inbox_list.ts';
 import { hai_open_mission } from './hai/hai_open_mission.ts';
 import { hai_park } from './hai/hai_park.ts';
 import { hai_park_item } from './hai/hai_park_item.ts';
@@ -108,6 +110,7 @@ export const tools = {
   hai_get_next_step,
   hai_read_artifacts,
   hai_park,
+  hai_inbox_list,
   hai_set_focus,
   hai_propose_next_step,
   hai_accept_next_step,
@@ -121,6 +124,7 @@ export const tools = {
   hai_park_item,
   hai_recontract,
   hai_close_mission,
+  hai_confirm_criterion,
   hai_proof,
   hai_revoke_session,
   document_delete,

@@ -120,6 +120,12 @@ const sharedShape = {
       error: (issue) => `must be one of ${authCacheModes.join(', ')}, got "${String(issue.input)}"`,
     }),
   ),
+  // Missions that govern the legal work (docs/governance.md): on, every mutating legal tool on a case needs
+  // the calling agent's live session lease on that case's active mission, its activity inside the contract.
+  // Unset, off: the embedded local flow stays easy; a deployment that wants governed work sets it to on.
+  GOVERNANCE_ENFORCE: optional(
+    z.enum(['off', 'on'], { error: (issue) => `must be off or on, got "${String(issue.input)}"` }),
+  ).transform((v) => v ?? 'off'),
   // The address people reach the server at (login links, the console URL in approval refusals); unset, the
   // origin of each request.
   PUBLIC_URL: optional(httpUrl),
@@ -229,6 +235,8 @@ export interface AppConfig {
   publicUrl: string | null;
   /** Console sessions: CONSOLE_SESSION_IDLE_MINUTES and CONSOLE_SESSION_MAX_HOURS, in milliseconds. */
   consoleSession: { idleMs: number; maxMs: number };
+  /** GOVERNANCE_ENFORCE is on: the kernel refuses a mutating legal call on a case without a lease (src/governance/enforce.ts). */
+  governanceEnforce: boolean;
 }
 
 export interface ServerConfig extends AppConfig {
@@ -293,6 +301,7 @@ export function appConfigFromEnv(env: Env): ServerConfig {
       idleMs: s.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
       maxMs: s.CONSOLE_SESSION_MAX_HOURS * 60 * 60_000,
     },
+    governanceEnforce: s.GOVERNANCE_ENFORCE === 'on',
     ownerGate: s.OWNER_GATE,
     authCache: s.AUTH_CACHE,
     rateLimit: perSecond === 0 ? null : { perSecond, burst: s.RATE_LIMIT_BURST ?? perSecond * 4 },

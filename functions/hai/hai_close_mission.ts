@@ -4,6 +4,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiEvidence } from '../../src/db/schema/hai.ts';
+import { confirmationsOf } from '../../src/governance/confirmations.ts';
 import { endedLeasesOutput, revokeSessions, uncacheLeases } from '../../src/governance/leases.ts';
 import {
   loadContract,
@@ -20,9 +21,10 @@ export const hai_close_mission = defineTool({
   name: 'hai_close_mission',
   title: 'Close a mission',
   description:
-    'Closes an active mission for good and revokes its leases. "completed" needs passing hai_proof ' +
-    'evidence for every criterion of the current contract (else review_required, listing them); ' +
-    '"abandoned" is owner-gated. device_id is needed when the mission names a project.',
+    'Closes an active mission for good and revokes its leases. "completed" needs every criterion of the ' +
+    'current contract met: a server-checked one passing its check now, a free-text one confirmed by the ' +
+    'owner in the console (an agent’s hai_proof alone does not count); else review_required, listing ' +
+    'them. "abandoned" is owner-gated. device_id is needed when the mission names a project.',
   input: {
     mission_id: missionIdInput,
     outcome: z
@@ -66,7 +68,11 @@ export const hai_close_mission = defineTool({
               eq(haiEvidence.result, 'pass'),
             ),
           );
-        const proven = new Set(passing.map((p) => p.criterionId));
+        const evidenced = new Set(passing.map((p) => p.criterionId));
+        // A free-text criterion counts on the owner's confirmation, never on an agent's word alone.
+        const proven = new Set(
+          (await confirmationsOf(tx, mission.id, mission.currentVersion)).map((c) => c.criterionId),
+        );
         // A criterion the server checks is judged now, whatever evidence was recorded before.
         const failedChecks: { id: string; kind: string; case_id: string; found: string }[] = [];
         for (const c of contract.criteria) {
@@ -94,17 +100,20 @@ export const hai_close_mission = defineTool({
         }
         const missing = contract.criteria.filter((c) => !proven.has(c.id));
         if (missing.length > 0) {
+          const awaiting = missing.filter((c) => evidenced.has(c.id)).map((c) => c.id);
           throw new ToolError(
             'review_required',
-            `${missing.length} criterion(s) have no passing evidence under contract v${contract.version}`,
+            `${missing.length} criterion(s) are not met under contract v${contract.version} (${awaiting.length} await the owner’s confirmation)`,
             {
               details: {
                 mission_id: mission.id,
                 contract_version: contract.version,
                 criteria_without_evidence: missing.map((c) => ({ id: c.id, verification: c.verification })),
+                awaiting_owner_confirmation: awaiting,
               },
               hint: sentence(
-                `${use(ctx, 'hai_proof', 'record passing evidence for each listed criterion', ' (under a session lease)')}, then close again`,
+                `${use(ctx, 'hai_proof', 'record passing evidence for each listed criterion', ' (under a session lease)')}; ` +
+                  'the owner then confirms each free-text criterion on the mission’s page in the console; then close again',
               ),
             },
           );

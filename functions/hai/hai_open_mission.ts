@@ -1,7 +1,8 @@
 import * as z from 'zod';
+import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
-import { ToolError } from '../../src/contract/errors.ts';
+import { invalidArg, ToolError } from '../../src/contract/errors.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiMissions } from '../../src/db/schema/hai.ts';
 import {
@@ -12,7 +13,7 @@ import {
   validContract,
   writeContract,
 } from '../../src/governance/contracts.ts';
-import { loadContract, missionOutput, missionView } from '../../src/governance/missions.ts';
+import { loadContract, missionOutput, missionScopeKey, missionView } from '../../src/governance/missions.ts';
 import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 import { sentence, use } from '../../src/governance/roles.ts';
 
@@ -21,9 +22,10 @@ export const hai_open_mission = defineTool({
   title: 'Open a mission under a finite contract',
   description:
     'Opens a mission with contract version 1: a goal, activities in and out of scope, at least one ' +
-    'acceptance criterion saying how it is verified, an expiry and the session cap. One active ' +
-    'mission per project (else active_mission_exists); the name is its key. Agents then join it with ' +
-    'hai_authorize_session.',
+    'acceptance criterion saying how it is verified, an expiry and the session cap. For the legal work on ' +
+    'one case give case_id (no project or device needed): one active mission per case, missions of ' +
+    'different cases run at once. One active mission per project (else active_mission_exists); the name ' +
+    'is its key. Agents then join it with hai_authorize_session.',
   input: {
     name: z
       .string()
@@ -34,6 +36,11 @@ export const hai_open_mission = defineTool({
     project_id: projectIdInput
       .optional()
       .describe('The project it works on; sessions then need a bound device'),
+    case_id: caseIdInput
+      .optional()
+      .describe(
+        'The case it governs (case_list finds it); not with project_id. Changes to the case then go through its leases',
+      ),
     ...contractInput,
   },
   output: z.object({
@@ -43,15 +50,25 @@ export const hai_open_mission = defineTool({
   }),
   mutates: 'write',
   idempotencyKey: {
-    describe: 'project_id (or none) + name',
-    of: (input) => `${input.project_id ?? '*'}:${input.name}`,
+    describe: 'project_id or case_id (or none) + name',
+    of: (input) => `${missionScopeKey({ projectId: input.project_id, caseId: input.case_id })}:${input.name}`,
+  },
+  precheck(input) {
+    if (input.project_id !== undefined && input.case_id !== undefined) {
+      throw invalidArg(
+        'case_id',
+        'give project_id or case_id, not both',
+        'A case mission needs no project: give case_id alone.',
+      );
+    }
   },
   async run({ ctx, input }) {
     const now = ctx.now();
     const terms = validContract(input, now);
-    const scopeKey = input.project_id ?? '*';
+    const scopeKey = missionScopeKey({ projectId: input.project_id, caseId: input.case_id });
     const termsSha256 = termsHash(terms);
     if (input.project_id !== undefined) await loadProject(ctx.db, ctx, input.project_id);
+    if (input.case_id !== undefined) await loadLiveCase(ctx.db, input.case_id);
     return ctx.db.transaction(async (tx) => {
       const [same] = await tx
         .select()
@@ -85,6 +102,7 @@ export const hai_open_mission = defineTool({
           id,
           name: input.name,
           projectId: input.project_id ?? null,
+          caseId: input.case_id ?? null,
           scopeKey,
           title: input.title,
           state: 'active',
@@ -103,12 +121,15 @@ export const hai_open_mission = defineTool({
           .where(and(eq(haiMissions.scopeKey, scopeKey), eq(haiMissions.state, 'active')));
         throw new ToolError(
           'active_mission_exists',
-          input.project_id === undefined
-            ? 'A mission without a project is already active'
-            : `Project ${input.project_id} already has an active mission`,
+          input.project_id !== undefined
+            ? `Project ${input.project_id} already has an active mission`
+            : input.case_id !== undefined
+              ? `Case ${input.case_id} already has an active mission`
+              : 'A mission without a project or case is already active',
           {
             details: {
               project_id: input.project_id ?? null,
+              case_id: input.case_id ?? null,
               active_mission_id: active?.id ?? null,
               active_mission_name: active?.name ?? null,
             },

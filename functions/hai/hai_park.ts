@@ -5,6 +5,7 @@ import { ok } from '../../src/contract/envelope.ts';
 import { sha256Hex } from '../../src/contract/hash.ts';
 import { and, eq } from '../../src/db/orm.ts';
 import { haiInbox } from '../../src/db/schema/hai.ts';
+import { inboxItemOutput, inboxItemView } from '../../src/governance/inbox.ts';
 import { loadProject, projectIdInput } from '../../src/governance/projects.ts';
 
 export const hai_park = defineTool({
@@ -12,7 +13,8 @@ export const hai_park = defineTool({
   title: 'Park an idea in the project inbox',
   description:
     'Puts an idea, request or loose end into a project’s inbox so it is neither lost nor a ' +
-    'distraction; touches nothing else. A mission’s set-aside work item goes to hai_park_item.',
+    'distraction; touches nothing else; hai_inbox_list reads the inbox back. A mission’s set-aside work ' +
+    'item goes to hai_park_item.',
   input: {
     project_id: projectIdInput,
     text: z
@@ -30,14 +32,7 @@ export const hai_park = defineTool({
       .describe('Where it came from (owner, hearing, document...)'),
   },
   output: z.object({
-    item: z.object({
-      id: z.uuid().describe('The inbox item id'),
-      project_id: z.string(),
-      text: z.string(),
-      source: z.string().nullable().describe('Where it came from, if given'),
-      parked_by: z.string().describe('The agent that parked it first'),
-      parked_at: z.iso.datetime(),
-    }),
+    item: inboxItemOutput,
     created: z.boolean().describe('false when the same text was already in the inbox'),
   }),
   mutates: 'write',
@@ -68,14 +63,7 @@ export const hai_park = defineTool({
     );
     return ok(
       {
-        item: {
-          id: row.id,
-          project_id: row.projectId,
-          text: row.text,
-          source: row.source,
-          parked_by: row.parkedBy,
-          parked_at: row.parkedAt.toISOString(),
-        },
+        item: inboxItemView(row),
         created: written,
       },
       written ? 'Parked in the inbox' : 'Already in the inbox',

@@ -15,8 +15,9 @@ export const hai_proof = defineTool({
   title: 'Record evidence for an acceptance criterion',
   description:
     'Records evidence for one acceptance criterion of your session’s contract: what was checked, pass ' +
-    'or fail, and a reference; you are recorded as the checker. hai_close_mission "completed" needs ' +
-    'passing evidence for every criterion. device_id is needed when the mission names a project.',
+    'or fail, and a reference; you are recorded as the checker. A server-checked criterion gets the ' +
+    'server’s result; a free-text one counts for hai_close_mission only once the owner confirms it in ' +
+    'the console after reading this evidence. device_id is needed when the mission names a project.',
   input: {
     lease_id: leaseIdInput,
     criterion_id: z
@@ -53,6 +54,9 @@ export const hai_proof = defineTool({
       recorded_at: z.iso.datetime(),
     }),
     created: z.boolean().describe('false when the same proof was already recorded under this lease'),
+    awaits_owner: z
+      .boolean()
+      .describe('true for a free-text criterion: it counts only once the owner confirms it in the console'),
   }),
   mutates: 'write',
   idempotencyKey: {
@@ -126,11 +130,14 @@ export const hai_proof = defineTool({
             recorded_at: row.recordedAt.toISOString(),
           },
           created: written,
+          awaits_owner: criterion.check == null,
         },
         (written
           ? `Evidence for ${criterion.id} recorded (${row.result})`
           : 'This evidence was already recorded') +
-          (checked === null ? '' : `; the server checked: ${checked.detail}`),
+          (checked === null
+            ? '; the owner confirms this criterion in the console'
+            : `; the server checked: ${checked.detail}`),
       );
     });
   },

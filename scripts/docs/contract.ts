@@ -65,9 +65,13 @@ export const errorWhen: Record<ErrorCode, string> = {
   lease_expired: 'The session lease ran out.',
   lease_revoked: 'The session lease was revoked: the mission was recontracted or closed.',
   review_required:
-    'Closing a mission as completed while some criteria lack passing evidence; the details list them.',
+    'Closing a mission as completed while some criteria lack what makes them count: a server check that fails now, or a free-text criterion the owner has not confirmed in the console; the details list them.',
   parallel_session_denied: 'The mission already has as many active sessions as its contract allows.',
   device_mount_required: 'The mission names a project that is not bound on the calling device.',
+  lease_required:
+    'GOVERNANCE_ENFORCE is on and a mutating legal tool was called on a case without the calling agent’s live session lease on the case’s active mission (or the case has no active mission: `details.mission_id` is null). `details` name the case, the mission and its contract version to authorize on.',
+  activity_out_of_scope:
+    'GOVERNANCE_ENFORCE is on, the agent holds a lease, but the tool’s activity (`details.activity`, `<area>:<tool>`) is outside the contract’s scope; `details` give the rule that decided and the scope lists.',
 };
 
 /** Markdown table cell: no line breaks, pipes escaped. */

@@ -55,6 +55,7 @@ export const doneNotices: Readonly<Record<string, string>> = {
   holding_rejected: 'ההלכה נדחתה.',
   feedback: 'ההערה נרשמה.',
   final: 'הנוסח הסופי נקלט והתיק סומן כהוחלט.',
+  confirmed: 'הקריטריון אושר כמתקיים.',
 };
 
 export const labelOf = (labels: Readonly<Record<string, string>>, key: string | null | undefined): string =>

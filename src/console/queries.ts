@@ -6,11 +6,13 @@ import { and, asc, eq } from '../db/orm.ts';
 import { documents } from '../db/schema/documents.ts';
 import type { Db } from '../db/types.ts';
 import { liveDocument } from '../documents/views.ts';
-import { missionList as governanceMissions, missionOverview } from '../governance/overview.ts';
+import { missionList as governanceMissions, inboxOverview, missionOverview } from '../governance/overview.ts';
 
 export const LIST_LIMIT = 100;
 
 export const missionList = (db: Db) => governanceMissions(db, LIST_LIMIT);
+
+export const inboxList = (db: Db) => inboxOverview(db, LIST_LIMIT);
 
 export const missionDetail = (db: Db, id: string, now: Date) => missionOverview(db, id, now, LIST_LIMIT);
 

@@ -31,7 +31,7 @@ import { caseBody, casesBody } from './pages/cases.ts';
 import { homeBody } from './pages/home.ts';
 import { errorBody } from './pages/login.ts';
 import { missionBody, missionsBody } from './pages/missions.ts';
-import { caseDetail, missionDetail, missionList } from './queries.ts';
+import { caseDetail, inboxList, missionDetail, missionList } from './queries.ts';
 import { caseListWithStage, caseWorkspace } from './workspace.ts';
 
 /**
@@ -125,9 +125,11 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
     ),
   );
 
-  con.get('/missions', async (c) =>
-    render(c, 'משימות', missionsBody(await missionList(c.get('services').db)), section('missions')(c)),
-  );
+  con.get('/missions', async (c) => {
+    const db = c.get('services').db;
+    const [rows, inbox] = await Promise.all([missionList(db), inboxList(db)]);
+    return render(c, 'משימות', missionsBody(rows, inbox), section('missions')(c));
+  });
 
   con.get('/missions/:id', async (c) => {
     const id = c.req.param('id');
@@ -141,6 +143,22 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
     const id = form(c, 'mission_id');
     return UUID.test(id) ? `/console/missions/${id}` : '/console/missions';
   };
+  con.post(
+    '/missions/:id/criteria/:criterion/confirm',
+    ...action(
+      'hai_confirm_criterion',
+      (c) => ({
+        mission_id: c.req.param('id'),
+        criterion_id: c.req.param('criterion'),
+        reason: form(c, 'reason'),
+      }),
+      (c) => {
+        const id = c.req.param('id') ?? '';
+        return UUID.test(id) ? `/console/missions/${id}` : '/console/missions';
+      },
+      () => 'confirmed',
+    ),
+  );
   con.post(
     '/leases/:id/revoke',
     ...action(

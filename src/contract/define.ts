@@ -122,6 +122,12 @@ export interface ToolDefinition<
    * in its audit row, which links the owner's decision to the request.
    */
   ownerOnly?: boolean;
+  /**
+   * The area of legal work the tool's calls are, e.g. "drafting" (docs/governance.md): its activity label is
+   * `<activity>:<tool name>`, checked against a case mission's scope when GOVERNANCE_ENFORCE is on. Unset, the
+   * family's area (src/governance/enforce.ts FAMILY_AREAS), or the family itself when it has none.
+   */
+  activity?: string;
   /** An `*_extract` tool names the tool that reads what it extracted. */
   readCounterpart?: string;
   /**

@@ -141,6 +141,17 @@ export const errorCatalogue = {
     hint: 'The contract allows no more parallel sessions; wait for one to end.',
   },
   device_mount_required: { http: 409, retryable: false, hint: 'Bind the project on this device first.' },
+  // Missions that govern the legal work (GOVERNANCE_ENFORCE on, src/governance/enforce.ts).
+  lease_required: {
+    http: 403,
+    retryable: false,
+    hint: 'This change to a case needs your live session lease on the case’s active mission: take one with hai_authorize_session (the mission and contract version are in details; without a mission, the ceo opens one with hai_open_mission and case_id), then repeat the call.',
+  },
+  activity_out_of_scope: {
+    http: 403,
+    retryable: false,
+    hint: 'The mission’s contract does not cover this activity (details.activity): do not do it now; park it with hai_park_item, or ask the owner to widen the contract with a recontract (hai_recontract).',
+  },
 } as const satisfies Record<string, { http: number; retryable: boolean; hint: string }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

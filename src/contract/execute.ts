@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { auditLog } from '../db/schema/audit_log.ts';
+import { enforceGovernance } from '../governance/enforce.ts';
 import { errorText, withFields } from '../log.ts';
 import { openApprovalGate, recordApprovalResult, releaseApproval } from './approvals.ts';
 import { decodeArguments } from './decode.ts';
@@ -110,11 +111,13 @@ export interface CallInput {
   rateLimiter?: RateLimiter;
   /** The console's base URL (…/console), named in approval-mode refusals so the agent can pass it on. */
   consoleUrl?: string;
+  /** GOVERNANCE_ENFORCE is on: a mutating legal call on a case needs a lease (src/governance/enforce.ts). */
+  enforceGovernance?: boolean;
 }
 
 /**
- * The request flow after tool lookup: grant → rate limit → decoding (C3) → gate (C7)
- * → precheck → idempotency (C4) → run → envelope (C1) → audit row (C8).
+ * The request flow after tool lookup: grant → rate limit → decoding (C3) → governance (a lease on the case's
+ * mission, when enforced) → gate (C7) → precheck → idempotency (C4) → run → envelope (C1) → audit row (C8).
  */
 export async function callTool({
   tool,
@@ -125,6 +128,7 @@ export async function callTool({
   holders,
   checkOutputs = false,
   consoleUrl,
+  enforceGovernance: enforced = false,
 }: CallInput): Promise<Envelope> {
   // The owner principal (the console): their own call needs no approval, only their reason.
   const owner = ctx.owner;
@@ -175,6 +179,8 @@ export async function callTool({
       tool.gate === 'approval' && typeof args === 'object' && args !== null && 'owner_ack' in args;
     const input = decodeArguments(tool.plan, claimsAck ? withoutKey(args, 'owner_ack') : args);
     auditedApproval = input.approval_id;
+    // Before the gate: a call the mission refuses must not leave an approval request for the owner.
+    if (enforced) await enforceGovernance(ctx, def, input);
     // Only gated tools pay for the gate: no query, no allocation for the others.
     if (tool.gate !== null && def.ownerGate) {
       const applies = def.ownerGate === true || def.ownerGate(input);

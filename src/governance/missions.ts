@@ -16,6 +16,13 @@ import { type Holds, sentence, use, whoDoes } from './roles.ts';
 
 export const missionIdInput = z.uuid().describe('The mission id (hai_status)');
 
+/**
+ * The scope a mission is unique in while active: its project, its case (`case:<id>`; a project id cannot hold
+ * ":"), or '*' for a mission of neither. So one active mission per case, and cases' missions run side by side.
+ */
+export const missionScopeKey = (m: { projectId?: string | undefined; caseId?: string | undefined }) =>
+  m.projectId ?? (m.caseId === undefined ? '*' : `case:${m.caseId}`);
+
 /** A mission by id, or undefined; `lock` locks its row. */
 export async function findMission(
   db: Db,
@@ -79,6 +86,10 @@ export const missionOutput = z.object({
   id: z.uuid().describe('The mission id'),
   name: z.string().describe('Its short unique name'),
   project_id: z.string().nullable().describe('The project it works on (sessions then need a bound device)'),
+  case_id: z
+    .uuid()
+    .nullable()
+    .describe('The case it governs (with GOVERNANCE_ENFORCE on, changes to the case need a lease on it)'),
   title: z.string().describe('What the mission is, for people'),
   state: z.enum(missionStates).describe('active, then completed or abandoned (terminal)'),
   contract_version: z.int().min(1).describe('The current contract version'),
@@ -97,6 +108,7 @@ export const missionView = (m: HaiMissionRow): z.input<typeof missionOutput> => 
   id: m.id,
   name: m.name,
   project_id: m.projectId,
+  case_id: m.caseId,
   title: m.title,
   state: m.state,
   contract_version: m.currentVersion,

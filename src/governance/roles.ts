@@ -19,7 +19,7 @@ export const grantedTo = {
   hai_status: everyone,
   hai_get_next_step: everyone,
   hai_propose_next_step: everyone,
-  hai_authorize_session: workers,
+  hai_authorize_session: everyone,
   hai_get_contract: workers,
   hai_proof: workers,
 } as const satisfies Record<string, readonly string[]>;

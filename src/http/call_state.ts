@@ -6,7 +6,7 @@ import { type Runtime, toolContextFor } from './runtime.ts';
 
 export interface CallStateOptions {
   grants: ReadonlyMap<string, ReadonlySet<string>>;
-  config: { publicUrl: string | null };
+  config: { publicUrl: string | null; governanceEnforce?: boolean };
   runtime: Runtime;
 }
 
@@ -25,6 +25,7 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
       // Where the owner decides approval requests: PUBLIC_URL when set, else the origin this call came to.
       consoleUrl: `${options.config.publicUrl ?? new URL(c.req.url).origin}/console`,
       ctx: toolContextFor(options.runtime, c, { agent, grants, workerPrefix: 'req' }),
+      enforceGovernance: options.config.governanceEnforce === true,
     };
   };
 }

@@ -14,6 +14,8 @@ export interface McpCallState {
   ctx: ToolContext;
   /** The owner's console (…/console), named in approval-mode refusals. */
   consoleUrl?: string;
+  /** GOVERNANCE_ENFORCE is on (src/governance/enforce.ts). */
+  enforceGovernance?: boolean;
 }
 
 /** One tool call through the kernel as the caller of `state`: every route and surface read calls tools so. */
@@ -36,5 +38,6 @@ export function callAs(
     rateLimiter: o.rateLimiter,
     checkOutputs: o.checkOutputs,
     consoleUrl: state.consoleUrl,
+    enforceGovernance: state.enforceGovernance,
   });
 }

@@ -44,6 +44,7 @@ describe('the shared settings', () => {
       ownerGate: undefined,
       consoleSession: { idleMs: 30 * 60_000, maxMs: 12 * 60 * 60_000 },
       authCache: undefined,
+      governanceEnforce: false,
     });
   });
 
@@ -56,6 +57,15 @@ describe('the shared settings', () => {
     );
     expect(() => appConfigFromEnv({ CONSOLE_SESSION_MAX_HOURS: '1.5' })).toThrow(
       /CONSOLE_SESSION_MAX_HOURS must be a whole number/,
+    );
+  });
+
+  it('reads GOVERNANCE_ENFORCE (off unless on), and refuses any other value, naming it', () => {
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: 'on' }).governanceEnforce).toBe(true);
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: 'off' }).governanceEnforce).toBe(false);
+    expect(appConfigFromEnv({ GOVERNANCE_ENFORCE: ' ' }).governanceEnforce).toBe(false);
+    expect(() => appConfigFromEnv({ GOVERNANCE_ENFORCE: 'yes' })).toThrow(
+      /GOVERNANCE_ENFORCE must be off or on, got "yes"/,
     );
   });
 

@@ -205,6 +205,12 @@ const RECIPES: Record<string, Recipe> = {
     args: () => ({ outcome: 'abandoned', owner_ack: true, reason: 'walk' }),
   },
   'hai_park_item.mission_id': { hide: 'never_existed', why: 'as hai_authorize_session' },
+  'hai_confirm_criterion.mission_id': {
+    hide: 'never_existed',
+    why: 'owner-only, and missions are the team’s: only an unknown one is unreachable',
+    args: () => ({ criterion_id: 'walked', reason: 'walk' }),
+  },
+  'hai_open_mission.case_id': deleted(),
   'hai_recontract.mission_id': {
     hide: 'never_existed',
     why: 'as hai_authorize_session',

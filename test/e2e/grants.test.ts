@@ -72,6 +72,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
         hai_get_next_step: { readOnlyHint: true, destructiveHint: false },
         hai_read_artifacts: { readOnlyHint: true, destructiveHint: false },
         hai_park: { readOnlyHint: false, destructiveHint: false },
+        hai_inbox_list: { readOnlyHint: true, destructiveHint: false },
+        hai_authorize_session: { readOnlyHint: false, destructiveHint: false },
         hai_set_focus: { readOnlyHint: false, destructiveHint: false },
         hai_propose_next_step: { readOnlyHint: false, destructiveHint: false },
         hai_accept_next_step: { readOnlyHint: false, destructiveHint: false },

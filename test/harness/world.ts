@@ -55,8 +55,14 @@ export interface World {
   openMissingPrecedentId: string;
 }
 
-/** Makes the world on `s` (granted with walkerAgents). */
-export async function makeWorld(s: TestServer): Promise<World> {
+/**
+ * Makes the world on `s` (granted with walkerAgents). `beforeWork` runs once the cases and their documents
+ * exist, before any tool changes them: a server that enforces missions takes its leases there.
+ */
+export async function makeWorld(
+  s: TestServer,
+  options: { beforeWork?: (cases: { caseId: string; otherCaseId: string }) => Promise<void> } = {},
+): Promise<World> {
   const db = s.db.db;
   const caseId = await seedCase(db, 'ערר לבדיקת נגישות');
   const otherCaseId = await seedCase(db, 'ערר שני');
@@ -82,6 +88,7 @@ export async function makeWorld(s: TestServer): Promise<World> {
     declaredMediaType: 'text/plain',
     filename: 'style.txt',
   });
+  await options.beforeWork?.({ caseId, otherCaseId });
   const claim = expectOk<{ claim: { id: string } }>(
     await s.call('analyst', 'claim_record', {
       case_id: caseId,

@@ -1,25 +1,52 @@
-// Missions: the list, and one mission's contract (current version), criteria with their evidence, active
-// session leases (each can be revoked), parked items, and the next step proposed against the one accepted.
+// Missions: the list with the projects' inbox, and one mission's contract (current version), criteria with
+// their evidence and the owner's confirmation (a free-text criterion counts only once the owner confirms it
+// here), active session leases (each can be revoked), parked items, the project's inbox, and the next step
+// proposed against the one accepted.
 import { html } from 'hono/html';
 import type { HaiMissionRow } from '../../db/schema/hai.ts';
+import type { InboxRow } from '../../governance/inbox.ts';
 import { labelOf, missionStateLabels } from '../labels.ts';
 import { csrfField, type Html, when } from '../layout.ts';
 import type { MissionDetail } from '../queries.ts';
 
-export function missionsBody(rows: readonly HaiMissionRow[]): Html {
-  if (rows.length === 0) return html`<p class="empty">אין משימות.</p>`;
-  return html`<div class="scroll"><table><thead><tr><th>משימה</th><th>מצב</th><th>גרסת חוזה</th><th>פרויקט</th><th>נפתחה</th></tr></thead><tbody>${rows.map(
-    (m) =>
-      html`<tr><td><a href="/console/missions/${m.id}">${m.title}</a><div class="meta ltr">${m.name}</div></td><td><span class="badge">${labelOf(missionStateLabels, m.state)}</span></td><td>${m.currentVersion}</td><td>${m.projectId ?? '—'}</td><td>${when(m.openedAt)}</td></tr>`,
-  )}</tbody></table></div>`;
+export function missionsBody(rows: readonly HaiMissionRow[], inbox: readonly InboxRow[] = []): Html {
+  const table =
+    rows.length === 0
+      ? html`<p class="empty">אין משימות.</p>`
+      : html`<div class="scroll"><table><thead><tr><th>משימה</th><th>מצב</th><th>גרסת חוזה</th><th>תיק או פרויקט</th><th>נפתחה</th></tr></thead><tbody>${rows.map(
+          (m) =>
+            html`<tr><td><a href="/console/missions/${m.id}">${m.title}</a><div class="meta ltr">${m.name}</div></td><td><span class="badge">${labelOf(missionStateLabels, m.state)}</span></td><td>${m.currentVersion}</td><td>${scopeCell(m)}</td><td>${when(m.openedAt)}</td></tr>`,
+        )}</tbody></table></div>`;
+  return html`${table}
+<section class="card">
+<h2>תיבת הרעיונות (${inbox.length})</h2>
+${inboxList(inbox, true)}
+</section>`;
 }
+
+const scopeCell = (m: HaiMissionRow): Html | string =>
+  m.caseId !== null
+    ? html`<a href="/console/cases/${m.caseId}">תיק</a>`
+    : m.projectId === null
+      ? '—'
+      : html`<span class="ltr">${m.projectId}</span>`;
+
+/** Items parked in a project's inbox (hai_park), newest first; `project` names each item's project. */
+const inboxList = (items: readonly InboxRow[], project: boolean): Html =>
+  items.length === 0
+    ? html`<p class="empty">התיבה ריקה.</p>`
+    : html`<ul class="plain">${items.map(
+        (i) =>
+          html`<li><div class="text">${i.text}</div><div class="meta">${project ? html`<span class="ltr">${i.projectId}</span> · ` : ''}${i.source ? html`מקור: ${i.source} · ` : ''}${i.parkedBy} · ${when(i.parkedAt)}</div></li>`,
+      )}</ul>`;
 
 const list = (items: readonly string[]) =>
   items.length === 0 ? html`<p class="empty">—</p>` : html`<ul>${items.map((i) => html`<li>${i}</li>`)}</ul>`;
 
 export function missionBody(d: MissionDetail, csrf: string): Html {
-  const { mission, contract, evidence, leases, parked, nextStep } = d;
-  return html`<p class="meta">${mission.name} · <span class="badge">${labelOf(missionStateLabels, mission.state)}</span> · נפתחה ${when(mission.openedAt)} ע״י ${mission.openedBy}${mission.projectId === null ? '' : html` · פרויקט <span class="ltr">${mission.projectId}</span>`}</p>
+  const { mission, contract, evidence, leases, parked, confirmations, inbox, nextStep } = d;
+  const active = mission.state === 'active';
+  return html`<p class="meta">${mission.name} · <span class="badge">${labelOf(missionStateLabels, mission.state)}</span> · נפתחה ${when(mission.openedAt)} ע״י ${mission.openedBy}${mission.projectId === null ? '' : html` · פרויקט <span class="ltr">${mission.projectId}</span>`}${mission.caseId === null ? '' : html` · <a href="/console/cases/${mission.caseId}">התיק שהמשימה מנהלת</a>`}</p>
 <section class="card">
 <h2>חוזה המשימה — גרסה ${mission.currentVersion}</h2>
 ${
@@ -31,7 +58,9 @@ ${
 <h3>קריטריונים והוכחות</h3>
 ${contract.criteria.map((c) => {
   const proofs = evidence.filter((e) => e.criterionId === c.id);
+  const confirmed = confirmations.find((k) => k.criterionId === c.id);
   return html`<div class="card"><strong class="ltr">${c.id}</strong> — ${c.description}<div class="meta">אימות: ${c.verification}</div>
+${criterionStatus(mission.id, c, confirmed, active, csrf)}
 ${
   proofs.length === 0
     ? html`<p class="empty">אין עדיין הוכחה.</p>`
@@ -67,7 +96,38 @@ ${
     : html`<ul class="plain">${parked.map((p) => html`<li>${p.item}<div class="meta">${p.rationale} · ${p.parkedBy} · ${when(p.parkedAt)}</div></li>`)}</ul>`
 }
 </section>
+${
+  mission.projectId === null
+    ? ''
+    : html`<section class="card">
+<h2>תיבת הרעיונות של הפרויקט (${inbox.length})</h2>
+${inboxList(inbox, false)}
+</section>`
+}
 ${nextStep === null ? '' : nextStepSection(nextStep, mission.id, csrf)}`;
+}
+
+/**
+ * Who decides the criterion: the server for a checked one; the owner for a free-text one — confirmed (by
+ * whom, why), or a form to confirm it after reading the evidence below.
+ */
+function criterionStatus(
+  missionId: string,
+  c: { id: string; check?: { kind: string } | null },
+  confirmed: MissionDetail['confirmations'][number] | undefined,
+  active: boolean,
+  csrf: string,
+): Html {
+  if (c.check)
+    return html`<p class="meta">נבדק על ידי השרת בעת סגירת המשימה (<span class="ltr">${c.check.kind}</span>).</p>`;
+  if (confirmed !== undefined)
+    return html`<p><span class="badge pass">אושר על ידך</span> ${confirmed.reason}<span class="meta"> · ${when(confirmed.confirmedAt)}</span></p>`;
+  if (!active) return html`<p class="meta">לא אושר.</p>`;
+  const field = `confirm-${c.id}`;
+  return html`<form class="decide" method="post" action="/console/missions/${missionId}/criteria/${c.id}/confirm">${csrfField(csrf)}
+<p class="meta">קריטריון מילולי: הוא נחשב מתקיים רק לאחר שתאשר אותו כאן, לאחר קריאת ההוכחות.</p>
+<label for="${field}">מה ראית שמראה שהקריטריון מתקיים</label><input type="text" id="${field}" name="reason" required maxlength="2000">
+<div class="buttons"><button type="submit">אישור הקריטריון</button></div></form>`;
 }
 
 function nextStepSection(n: NonNullable<MissionDetail['nextStep']>, missionId: string, csrf: string): Html {

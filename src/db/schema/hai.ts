@@ -158,7 +158,12 @@ export const haiMissions = pgTable(
     id: uuid('id').primaryKey(),
     name: text('name').notNull(),
     projectId: text('project_id').references(() => haiProjects.id),
-    /** The project id, or '*' for a mission without one: one active mission per scope. */
+    /** The case a case mission governs (its legal tools then need a lease on it, src/governance/enforce.ts). */
+    caseId: uuid('case_id').references(() => cases.id),
+    /**
+     * The project id, `case:<case id>` for a case mission, or '*' for a mission of neither: one active
+     * mission per scope, so one per case, and missions of different cases run at once.
+     */
     scopeKey: text('scope_key').notNull(),
     title: text('title').notNull(),
     state: text('state', { enum: missionStates }).notNull(),
@@ -175,6 +180,7 @@ export const haiMissions = pgTable(
   (t) => [
     uniqueIndex('hai_missions_name_key').on(t.scopeKey, t.name),
     uniqueIndex('hai_missions_active_key').on(t.scopeKey).where(sql`${t.state} = 'active'`),
+    index('hai_missions_case_idx').on(t.caseId, t.state),
   ],
 );
 
@@ -277,6 +283,27 @@ export const haiEvidence = pgTable(
     uniqueIndex('hai_evidence_key').on(t.leaseId, t.proofSha256),
     index('hai_evidence_mission_idx').on(t.missionId, t.contractVersion, t.criterionId),
   ],
+);
+
+/**
+ * The owner's confirmation of a free-text criterion (hai_criterion_confirm, in the console): an agent's
+ * evidence for such a criterion is its word, and only this row makes the criterion count for closing.
+ * One per criterion per contract version: a recontract asks again.
+ */
+export const haiConfirmations = pgTable(
+  'hai_confirmations',
+  {
+    missionId: uuid('mission_id')
+      .notNull()
+      .references(() => haiMissions.id),
+    contractVersion: integer('contract_version').notNull(),
+    criterionId: text('criterion_id').notNull(),
+    /** The owner principal (`owner:<name>`). */
+    confirmedBy: text('confirmed_by').notNull(),
+    confirmedAt: timestamptz('confirmed_at').notNull(),
+    reason: text('reason').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.missionId, t.contractVersion, t.criterionId] })],
 );
 
 /** Parked work items of a mission (hai_park_item): recorded with a rationale, never an execution right. */

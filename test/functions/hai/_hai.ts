@@ -12,6 +12,7 @@ import type { ToolData } from '../../../src/contract/define.ts';
 import type { Envelope } from '../../../src/contract/envelope.ts';
 import * as schema from '../../../src/db/schema/hai.ts';
 import type { Db } from '../../../src/db/types.ts';
+import { callAsOwner } from '../../harness/owner.ts';
 import { expectOk, startTestServer, type TestServer, type TestServerOptions } from '../../harness/server.ts';
 import { describeWithService } from '../../harness/services.ts';
 
@@ -253,6 +254,28 @@ export function prove(
   });
 }
 
+/**
+ * The owner confirms free-text criteria of a mission in the console (hai_confirm_criterion as the owner
+ * principal): what closing "completed" needs beyond the agents' evidence. Every criterion of `criteria` by default.
+ */
+export async function confirmCriteria(
+  env: HaiEnv,
+  missionId: string,
+  ids: readonly string[] = criteria.map((c) => c.id),
+): Promise<void> {
+  for (const criterion_id of ids) {
+    expectOk(
+      await callAsOwner(
+        env.s,
+        'dana',
+        'hai_confirm_criterion',
+        { mission_id: missionId, criterion_id, reason: 'I read the evidence' },
+        { now: env.clock.now },
+      ),
+    );
+  }
+}
+
 /** Every hai table by a short name: what the gate matrix counts and the retry tests snapshot. */
 export const HAI_TABLES = {
   projects: schema.haiProjects,
@@ -268,6 +291,7 @@ export const HAI_TABLES = {
   activity: schema.haiActivityChecks,
   evidence: schema.haiEvidence,
   parked: schema.haiParkedItems,
+  confirmations: schema.haiConfirmations,
 };
 
 const rowCounts = async (db: Db) => {

@@ -9,6 +9,7 @@ import { errorCode, expectOk } from '../../harness/server.ts';
 import { cleanBlocks, seedScenario, setOutcome, writeBlocks } from '../draft/_validate.ts';
 import {
   closeMission,
+  confirmCriteria,
   contract,
   DB_STACKS,
   DEVICE,
@@ -93,6 +94,8 @@ forEachStack('server-checked criteria', DB_STACKS, (env) => {
     });
     expect(errorCode(await proof('chair-read'))).toBe('invalid_args');
     expectOk(await proof('chair-read', { result: 'pass' }));
+    // A free-text criterion counts on the owner's word in the console, not on the agent's pass.
+    await confirmCriteria(e, mission.mission.id, ['chair-read']);
 
     await writeBlocks(e.s, sc.caseId, cleanBlocks(sc));
     await setOutcome(e.s, sc.caseId);

@@ -16,6 +16,7 @@ import {
   authorize,
   bindProject,
   closeMission,
+  confirmCriteria,
   contract,
   criteria,
   DEVICE,
@@ -211,12 +212,18 @@ forEachStack('hai gate matrix: missions', LEASE_STACKS, (env) => {
       prove(e, 'qa', l.lease_id, { criterion_id, result });
     expectOk(await proof('facts-mapped', 'pass'));
     expectOk(await proof('law-verified', 'fail'));
+    await confirmCriteria(e, id, ['facts-mapped']);
     const still = await closeMission(e, id, 'completed');
     expect(still.ok ? null : still.error.details?.criteria_without_evidence).toEqual([
       { id: 'law-verified', verification: criteria[1]?.verification },
     ]);
     expect(errorCode(await closeMission(e, id, 'abandoned'))).toBe('owner_gate_required');
     expectOk(await proof('law-verified', 'pass'));
+    const unconfirmed = await closeMission(e, id, 'completed');
+    expect(unconfirmed.ok ? null : unconfirmed.error.details?.awaiting_owner_confirmation).toEqual([
+      'law-verified',
+    ]);
+    await confirmCriteria(e, id, ['law-verified']);
     expectOk(await closeMission(e, id, 'completed'));
     expect(errorCode(await closeMission(e, id, 'abandoned', gate))).toBe('mission_not_active');
     expect(

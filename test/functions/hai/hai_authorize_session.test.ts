@@ -82,4 +82,5 @@ forEachStack('hai_authorize_session', LEASE_STACKS, (env) => {
   });
 });
 
-deniedTo('hai_authorize_session', 'ceo', { mission_id: crypto.randomUUID(), contract_version: 1 });
+// Every agent holds it (the ceo too, for its own changes to a case under enforcement): taken away here.
+deniedTo('hai_authorize_session', 'ceo', { mission_id: crypto.randomUUID(), contract_version: 1 }, true);

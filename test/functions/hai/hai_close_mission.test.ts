@@ -6,6 +6,7 @@ import { haiMissions } from '../../../src/db/schema/hai.ts';
 import { errorCode, expectOk } from '../../harness/server.ts';
 import {
   closeMission,
+  confirmCriteria,
   criteria,
   deniedTo,
   forEachStack,
@@ -26,6 +27,9 @@ forEachStack('hai_close_mission', LEASE_STACKS, (env) => {
     for (const c of criteria) {
       expectOk(await prove(e, 'qa', l.lease_id, { criterion_id: c.id, checked: c.verification }));
     }
+    // The agents' evidence is their word: the owner confirms each free-text criterion in the console.
+    expect(errorCode(await closeMission(e, m.mission.id, 'completed'))).toBe('review_required');
+    await confirmCriteria(e, m.mission.id);
     const closed = expectOk<Closed>(await closeMission(e, m.mission.id, 'completed', { summary: 'done' }));
     expect(closed).toMatchObject({
       created: true,

@@ -63,7 +63,7 @@ forEachStack('hai hints', DB_STACKS, (env) => {
     const m = await openMission(e);
     const hint = await hintOf('ceo', await closeMission(e, m.mission.id, 'completed'), 'review_required');
     expect(hint).toBe(
-      'Ask the analyst, researcher, writer or qa to record passing evidence for each listed criterion (under a session lease), then close again.',
+      'Ask the analyst, researcher, writer or qa to record passing evidence for each listed criterion (under a session lease); the owner then confirms each free-text criterion on the mission’s page in the console; then close again.',
     );
   });
 

@@ -13,6 +13,7 @@ import {
   authorize,
   bindProject,
   closeMission,
+  confirmCriteria,
   criteria,
   forEachStack,
   LEASE_STACKS,
@@ -91,6 +92,7 @@ forEachStack('hai scenario', LEASE_STACKS, (env) => {
         }),
       );
     }
+    await confirmCriteria(e, missionId);
     const closed = expectOk<ToolData<typeof hai_close_mission>>(
       await closeMission(e, missionId, 'completed', { ...onWs1, summary: uniq('done') }),
     );
