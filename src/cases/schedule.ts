@@ -247,3 +247,24 @@ export async function setPanel(
   if (row === undefined) throw new Error('case_panels upsert returned no row');
   return row;
 }
+
+/** A signature line of the Word export: the name (null: blank, to sign by hand) and the title under it. */
+export interface SignatureLine {
+  name: string | null;
+  title: string;
+}
+
+/** Without a panel, the export leaves lines to sign on under the usual titles: the chair and two members. */
+const BLANK_PANEL: readonly SignatureLine[] = [
+  { name: null, title: PANEL_TITLES.chair },
+  { name: null, title: PANEL_TITLES.member },
+  { name: null, title: PANEL_TITLES.member },
+];
+
+/** The signature lines of a case: the panel's members who sign (the chair first), else blank lines. */
+export function signatureLines(panel: CasePanelRow | undefined): SignatureLine[] {
+  const signing = (panel?.members ?? []).filter((m) => m.signs);
+  return signing.length === 0
+    ? [...BLANK_PANEL]
+    : signing.map((m) => ({ name: m.name, title: memberTitle(m) }));
+}
