@@ -10,10 +10,12 @@ import { block_edit_apply } from './block/block_edit_apply.ts';
 import { block_list } from './block/block_list.ts';
 import { block_write } from './block/block_write.ts';
 import { case_create } from './case/case_create.ts';
+import { case_dates_set } from './case/case_dates_set.ts';
 import { case_delete } from './case/case_delete.ts';
 import { case_final_text_get } from './case/case_final_text_get.ts';
 import { case_get } from './case/case_get.ts';
 import { case_list } from './case/case_list.ts';
+import { case_panel_set } from './case/case_panel_set.ts';
 import { case_update } from './case/case_update.ts';
 import { citation_extract } from './citation/citation_extract.ts';
 import { citation_incoming_list } from './citation/citation_incoming_list.ts';
@@ -101,6 +103,8 @@ export const tools = {
   case_list,
   case_get,
   case_update,
+  case_dates_set,
+  case_panel_set,
   case_delete,
   case_final_text_get,
   extraction_status,

@@ -7,7 +7,12 @@ import { and, eq } from '../../src/db/orm.ts';
 import { blockKinds, type DraftExportRow, draftExports } from '../../src/db/schema/drafting.ts';
 import { jobs } from '../../src/db/schema/jobs.ts';
 import { assemble } from '../../src/drafting/assemble.ts';
-import { DRAFT_EXPORT, enqueueExport, exportBlocksHash } from '../../src/drafting/export_job.ts';
+import {
+  DRAFT_EXPORT,
+  enqueueExport,
+  exportBlocksHash,
+  exportSubject,
+} from '../../src/drafting/export_job.ts';
 import { anchorOutput, anchorsOf, MAX_EXPORT_BLOCKS } from '../../src/drafting/exports.ts';
 import { currentBlocks } from '../../src/drafting/store.ts';
 
@@ -63,7 +68,7 @@ export const draft_export = defineTool({
         hint: 'Write the decision’s blocks first (block_write).',
       });
     }
-    const key = { caseId: row.id, caseNumber: row.caseNumber, blocks };
+    const key = { ...(await exportSubject(ctx.db, row)), blocks };
     const blocksHash = exportBlocksHash(key);
     const find = async (): Promise<DraftExportRow | undefined> =>
       (

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { datesView, deadlineOf, deadlineOutput, loadDates, localDay } from '../../src/cases/schedule.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { blockKinds } from '../../src/db/schema/drafting.ts';
@@ -13,8 +14,8 @@ export const workflow_status = defineTool({
   name: 'workflow_status',
   title: 'Where the case stands',
   description:
-    'A case’s stage from documents to final version, what is done and missing, and the next action ' +
-    'per agent with its tool.',
+    'A case’s stage from documents to final version, what is done and missing, the next action ' +
+    'per agent with its tool, and a warning when the decision is due within 14 days or overdue.',
   input: { case_id: caseIdInput },
   output: z.object({
     case_id: z.uuid(),
@@ -53,6 +54,7 @@ export const workflow_status = defineTool({
       .describe('The last draft_validate; current: newer than every block'),
     export: z.object({ export_id: z.uuid(), at, current: z.boolean() }).nullable(),
     final_version: z.object({ id: z.uuid(), at }).nullable(),
+    deadline: deadlineOutput,
     next_actions: z
       .array(
         z.object({
@@ -68,9 +70,12 @@ export const workflow_status = defineTool({
     const c = await loadLiveCase(ctx.db, input.case_id);
     const state = await caseState(ctx.db, c);
     const { stage: now, done, next } = stageOf(c, state);
+    // A finished case has nothing left to be late for.
+    const dueDate = datesView(await loadDates(ctx.db, c.id)).decision_due_date;
+    const deadline = deadlineOf(dueDate, localDay(ctx.now()), now === 'final');
     return ok(
-      { case_id: c.id, stage: now, done, ...state, next_actions: next },
-      `Case ${c.caseNumber}: ${now}; next: ${next.map((a) => `${a.agent} ${a.tool}`).join(', ') || 'nothing'}`,
+      { case_id: c.id, stage: now, done, ...state, deadline, next_actions: next },
+      `Case ${c.caseNumber}: ${now}${deadline?.warning ? ` (${deadline.warning})` : ''}; next: ${next.map((a) => `${a.agent} ${a.tool}`).join(', ') || 'nothing'}`,
     );
   },
 });

@@ -9,7 +9,7 @@ import { openNodeStores } from '../../src/db/node_stores.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 import { assemble } from '../../src/drafting/assemble.ts';
 import { renderDocx } from '../../src/drafting/docx_writer.ts';
-import { exportBlocksHash } from '../../src/drafting/export_job.ts';
+import { exportBlocksHash, exportSubject } from '../../src/drafting/export_job.ts';
 import { currentBlocks } from '../../src/drafting/store.ts';
 import { hasLibreOffice, hasPoppler, INSTALL, libreOfficeConvert, pdfPages } from './office.ts';
 
@@ -42,8 +42,9 @@ try {
   const blocks = await currentBlocks(db, row.id);
   if (blocks.length === 0) throw new Error(`case ${row.caseNumber} has no blocks written`);
   const draft = assemble(blocks);
-  const blocksHash = exportBlocksHash({ caseId: row.id, caseNumber: row.caseNumber, blocks });
-  const { bytes } = await renderDocx(draft, { caseId: row.id, caseNumber: row.caseNumber, blocksHash });
+  const subject = await exportSubject(db, row);
+  const blocksHash = exportBlocksHash({ ...subject, blocks });
+  const { bytes } = await renderDocx(draft, { ...subject, blocksHash });
   const dir = resolve(out ?? join('test-output', 'render', row.id));
   await mkdir(dir, { recursive: true });
   const docx = join(dir, 'decision.docx');

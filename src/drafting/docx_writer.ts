@@ -4,7 +4,11 @@
 // centred; the body's paragraphs numbered by one list; the header block as the document's heading; an
 // appendix of the authorities cited. Each block sits in a content control (w:sdt) tagged kind|key|version and
 // locked against deletion but not editing, and inside a bookmark from its first paragraph to its last; the
-// blocks' exported text hashes are custom document properties. Runs only where the docx library is (a job
+// blocks' exported text hashes are custom document properties. The file is one the chair signs: the header
+// lines in the committee's header style and «החלטה» alone in the Title style, the list of authorities before
+// the signatures, the panel's signature lines in a one-row table that cannot split (kept with the signature
+// block above it), a footer with the case number and «עמוד X מתוך Y» (PAGE and NUMPAGES fields), and
+// document properties naming the case and the committee. Runs only where the docx library is (a job
 // handler: the extraction Worker or Node), so nothing from it is touched at module load.
 import {
   AlignmentType,
@@ -17,6 +21,7 @@ import {
   Packer,
   Paragraph,
   type ParagraphChild,
+  type Table,
   TextRun,
 } from 'docx';
 import {
@@ -30,13 +35,16 @@ import {
 import type { AssembledDraft, DraftPart } from './assemble.ts';
 import { citedAuthorities } from './assemble.ts';
 import { textHash } from './blocks.ts';
+import { appXml, committeeOf, footer, type Signer, signatureTable } from './docx_page.ts';
 
 /** The font of every run, in every slot (cs is the one Hebrew text uses). */
 export const HEBREW_FONT = 'David';
-/** Half-points: 12pt body, 13pt headings, 14pt the header. */
+/** Half-points: 12pt body and header lines, 13pt headings, 18pt the title «החלטה», 10pt the footer. */
 const BODY_SIZE = 24;
 const HEADING_SIZE = 26;
-const TITLE_SIZE = 28;
+const TITLE_SIZE = 36;
+/** The paragraph style of the header block's lines (the committee, the number, the parties). */
+export const HEADER_STYLE = 'CommitteeHeader';
 const NUMBERING = 'decision-paragraphs';
 export const APPENDIX_HEADING = 'רשימת האסמכתאות';
 /** The decision's title, under the header (the committee, the number, the parties). */
@@ -51,6 +59,10 @@ export interface ExportMeta {
   caseId: string;
   caseNumber: string;
   blocksHash: string;
+  /** The case's title, for the document's properties. */
+  caseTitle: string;
+  /** The signature lines, in order (the chair first). */
+  signers: readonly Signer[];
 }
 
 export interface RenderedBlock {
@@ -80,6 +92,9 @@ function para(
     size?: number;
     align?: Align;
     heading?: (typeof HeadingLevel)[keyof typeof HeadingLevel];
+    style?: string;
+    /** Keep with the next paragraph, and keep the paragraph's lines on one page. */
+    keep?: boolean;
     numbered?: boolean;
     before?: ParagraphChild[];
     after?: ParagraphChild[];
@@ -91,6 +106,8 @@ function para(
     bidirectional: true,
     alignment: o.align ?? AlignmentType.BOTH,
     ...(o.heading === undefined ? {} : { heading: o.heading }),
+    ...(o.style === undefined ? {} : { style: o.style }),
+    ...(o.keep === true ? { keepNext: true, keepLines: true } : {}),
     ...(o.numbered === true ? { numbering: { reference: NUMBERING, level: 0 } } : {}),
     spacing: { after: 120, line: 360 },
     children: [...(o.before ?? []), o.wrap === undefined ? r : o.wrap(r), ...(o.after ?? [])],
@@ -148,9 +165,10 @@ function blockParagraphs(part: DraftPart, index: number, tag: string, alias: str
   return part.paragraphs.map((p, i) =>
     para(p.text, {
       bold: header,
-      size: header ? TITLE_SIZE : BODY_SIZE,
       align: header ? AlignmentType.CENTER : AlignmentType.BOTH,
-      ...(header ? { heading: HeadingLevel.TITLE } : {}),
+      ...(header ? { style: HEADER_STYLE } : {}),
+      // The signature block stays on the page of the signature lines that follow it.
+      keep: part.kind === 'signature',
       numbered: p.n !== null,
       wrap: (r) => contentControl(tag, alias, index * 1000 + i + 1, r),
       // A bookmark from the block's first paragraph to its last: a second anchor, kept where a content control is not.
@@ -165,19 +183,45 @@ export async function renderDocx(
   draft: AssembledDraft,
   meta: ExportMeta,
 ): Promise<{ bytes: Uint8Array; blocks: RenderedBlock[] }> {
-  const body: Paragraph[] = [];
+  const body: (Paragraph | Table)[] = [];
+  let signed = false;
   const blocks: RenderedBlock[] = [];
   const { frame, heading, count } = frames();
   // The title stands after the header (or first, without one), in a frame of its own: no block's text.
   const titled = () =>
-    body.push(frame(DECISION_TITLE, { bold: true, size: TITLE_SIZE, align: AlignmentType.CENTER }));
+    body.push(
+      frame(DECISION_TITLE, {
+        bold: true,
+        size: TITLE_SIZE,
+        align: AlignmentType.CENTER,
+        heading: HeadingLevel.TITLE,
+      }),
+    );
+  // The authorities close the reasoning: before the signature block, or at the end without one.
+  const authorities = citedAuthorities(draft, meta.caseNumber);
+  let listed = false;
+  const listAuthorities = () => {
+    if (listed || authorities.length === 0) return;
+    listed = true;
+    body.push(heading(APPENDIX_HEADING, 1));
+    for (const a of authorities) body.push(frame(a, { align: AlignmentType.BOTH }));
+  };
   if (draft.parts[0]?.kind !== 'header') titled();
   draft.parts.forEach((part, at) => {
+    if (part.kind === 'signature') listAuthorities();
     if (at > 0 && part.kind !== 'header' && draft.parts[at - 1]?.kind === 'header') titled();
     if (part.heading !== null) body.push(heading(part.heading, 1));
     if (part.subheading !== null) body.push(heading(part.subheading, 2));
+    // The signature lines follow the signature block, kept on its page.
+    const sign = () => {
+      if (part.kind !== 'signature' || signed) return;
+      signed = true;
+      body.push(signatureTable(meta.signers, frame));
+    };
     if (part.placeholder || part.key === null || part.version === null) {
-      for (const p of part.paragraphs) body.push(frame(p.text, { bold: true }));
+      for (const p of part.paragraphs)
+        body.push(frame(p.text, { bold: true, keep: part.kind === 'signature' }));
+      sign();
       return;
     }
     const i = blocks.length;
@@ -197,12 +241,11 @@ export async function renderDocx(
         part.subheading ?? part.heading ?? ALIASES[part.kind] ?? part.kind,
       ),
     );
+    sign();
   });
-  const authorities = citedAuthorities(draft, meta.caseNumber);
-  if (authorities.length > 0) {
-    body.push(heading(APPENDIX_HEADING, 1));
-    for (const a of authorities) body.push(frame(a, { align: AlignmentType.BOTH }));
-  }
+  listAuthorities();
+  if (!signed) body.push(signatureTable(meta.signers, frame));
+  const committee = committeeOf(draft);
   const font = { ascii: HEBREW_FONT, hAnsi: HEBREW_FONT, cs: HEBREW_FONT };
   const headingRun = (size: number) => ({
     font,
@@ -214,9 +257,12 @@ export async function renderDocx(
     color: '000000',
   });
   const doc = new Document({
-    title: meta.caseNumber,
-    creator: 'chambers',
-    description: `Draft decision, ${meta.caseNumber}`,
+    title: `${DECISION_TITLE} — ${meta.caseNumber}: ${meta.caseTitle}`,
+    subject: meta.caseTitle,
+    creator: committee,
+    lastModifiedBy: committee,
+    keywords: meta.caseNumber,
+    description: `${DECISION_TITLE} ב${meta.caseNumber}`,
     customProperties: [
       { name: EXPORT_PROPERTY, value: `${meta.caseId}|${meta.blocksHash}` },
       { name: FRAMES_PROPERTY, value: String(count()) },
@@ -226,12 +272,26 @@ export async function renderDocx(
       })),
     ],
     styles: {
+      paragraphStyles: [
+        {
+          id: HEADER_STYLE,
+          name: 'Committee Header',
+          basedOn: 'Normal',
+          next: 'Normal',
+          quickFormat: true,
+          run: { ...headingRun(BODY_SIZE) },
+          paragraph: { alignment: AlignmentType.CENTER, spacing: { after: 60 } },
+        },
+      ],
       default: {
         document: {
           run: { font, size: BODY_SIZE, sizeComplexScript: BODY_SIZE, rightToLeft: true },
           paragraph: { rightToLeft: true } as never,
         },
-        title: { run: headingRun(TITLE_SIZE), paragraph: { alignment: AlignmentType.CENTER } },
+        title: {
+          run: headingRun(TITLE_SIZE),
+          paragraph: { alignment: AlignmentType.CENTER, spacing: { before: 360, after: 360 } },
+        },
         heading1: {
           run: headingRun(HEADING_SIZE),
           paragraph: { alignment: AlignmentType.CENTER, spacing: { before: 240, after: 120 } },
@@ -264,10 +324,14 @@ export async function renderDocx(
     sections: [
       {
         properties: { page: { margin: { top: 1440, bottom: 1440, left: 1440, right: 1440 } } },
+        footers: { default: footer(meta.caseNumber) },
         children: body,
       },
     ],
   });
-  const buffer = await Packer.toArrayBuffer(doc);
+  // The library writes an empty docProps/app.xml: the committee goes in as the file's company.
+  const buffer = await Packer.toArrayBuffer(doc, false, [
+    { path: 'docProps/app.xml', data: appXml(committee) },
+  ]);
   return { bytes: new Uint8Array(buffer), blocks };
 }

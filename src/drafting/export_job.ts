@@ -2,6 +2,7 @@
 // Worker, or Node) and stored once per (case, block versions). draft_export queues it and waits for it.
 
 import * as z from 'zod';
+import { loadPanel, type SignatureLine, signatureLines } from '../cases/schedule.ts';
 import { sha256Hex, stableStringify } from '../contract/hash.ts';
 import { and, eq } from '../db/orm.ts';
 import { cases } from '../db/schema/cases.ts';
@@ -12,7 +13,7 @@ import { assemble } from './assemble.ts';
 
 export const DRAFT_EXPORT = 'draft_export';
 /** Part of every export's key: a change to the rendering makes new exports of the same versions. */
-export const RENDERER_VERSION = 'docx-1';
+export const RENDERER_VERSION = 'docx-2';
 
 const payloadSchema = z.object({
   case_id: z.uuid(),
@@ -24,15 +25,31 @@ const payloadSchema = z.object({
 export interface ExportKey {
   caseId: string;
   caseNumber: string;
+  /** The case's title (in the file's properties). */
+  caseTitle: string;
+  /** The panel's signature lines (case_panel_set), printed under the signature block. */
+  signers: readonly SignatureLine[];
   blocks: readonly { key: string; version: number }[];
 }
 
-/** The key of an export: the renderer, the case number and the block versions in order. */
+/** What an export of a case is rendered from besides its blocks: its title and its panel's signature lines. */
+export async function exportSubject(db: DbOrTx, c: { id: string; caseNumber: string; title: string }) {
+  return {
+    caseId: c.id,
+    caseNumber: c.caseNumber,
+    caseTitle: c.title,
+    signers: signatureLines(await loadPanel(db, c.id)),
+  };
+}
+
+/** The key of an export: the renderer, the case number, title and signers, and the block versions in order. */
 export const exportBlocksHash = (k: ExportKey): string =>
   sha256Hex(
     stableStringify({
       renderer: RENDERER_VERSION,
       case_number: k.caseNumber,
+      case_title: k.caseTitle,
+      signers: k.signers.map((s) => [s.name, s.title]),
       blocks: k.blocks.map((b) => [b.key, b.version]),
     }),
   );
@@ -74,10 +91,14 @@ export const draftExportJob: JobHandler = async (job, jctx) => {
   }
   // The docx library is loaded on the first export, not at start-up.
   const { renderDocx } = await import('./docx_writer.ts');
+  // The panel as it is now: a change since the call made another key, and so another export.
+  const subject = await exportSubject(jctx.db, row);
   const { bytes, blocks } = await renderDocx(assemble(rows), {
     caseId: p.case_id,
     caseNumber: row.caseNumber,
     blocksHash: p.blocks_hash,
+    caseTitle: subject.caseTitle,
+    signers: subject.signers,
   });
   await jctx.db
     .insert(draftExports)

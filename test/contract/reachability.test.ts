@@ -85,6 +85,8 @@ const RECIPES: Record<string, Recipe> = {
   'case_final_text_get.case_id': deleted(),
   'case_get.case_id': deleted(),
   'case_update.case_id': deleted(() => ({ title: 'כותרת חדשה' })),
+  'case_dates_set.case_id': deleted(() => ({ decision_due_date: '2026-06-30' })),
+  'case_panel_set.case_id': deleted(() => ({ deciding_appraiser: 'יעקב אברהמי' })),
   'claim_extract.case_id': deleted(),
   'claim_extract.document_id': deleted(),
   'claim_list.case_id': deleted(),

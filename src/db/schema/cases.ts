@@ -1,4 +1,4 @@
-import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from '../orm.ts';
 import { createdAt, timestamptz, updatedAt } from './columns.ts';
 import { outcomes, practiceAreas } from './vocabulary.ts';
@@ -37,3 +37,54 @@ export const cases = pgTable(
 );
 
 export type CaseRow = typeof cases.$inferSelect;
+
+/** A hearing of the case: its date and, optionally, what it was for. */
+export interface Hearing {
+  /** YYYY-MM-DD */
+  date: string;
+  note: string | null;
+}
+
+/**
+ * The dates that drive a case's work, one row per case (case_dates_set): when the appeal was filed, when the
+ * response came in, the hearings, and the date the decision is due by. Absent until first set.
+ */
+export const caseDates = pgTable('case_dates', {
+  caseId: uuid('case_id')
+    .primaryKey()
+    .references(() => cases.id),
+  filingDate: date('filing_date', { mode: 'string' }),
+  responseDate: date('response_date', { mode: 'string' }),
+  hearings: jsonb('hearings').$type<Hearing[]>().notNull().default([]),
+  decisionDueDate: date('decision_due_date', { mode: 'string' }),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export type CaseDatesRow = typeof caseDates.$inferSelect;
+
+/** A panel member's place on the committee's panel. */
+export const panelRoles = ['chair', 'member'] as const;
+export type PanelRole = (typeof panelRoles)[number];
+
+/** One member of the panel: the name as signed, the role, and whether the member signs the decision. */
+export interface PanelMember {
+  name: string;
+  role: PanelRole;
+  /** The title printed under the signature line, e.g. «יו"ר הוועדה»; null: the role's usual title. */
+  title: string | null;
+  signs: boolean;
+}
+
+/** The panel that hears and signs a case, and the deciding appraiser (שמאי מכריע), one row per case (case_panel_set). */
+export const casePanels = pgTable('case_panels', {
+  caseId: uuid('case_id')
+    .primaryKey()
+    .references(() => cases.id),
+  members: jsonb('members').$type<PanelMember[]>().notNull().default([]),
+  decidingAppraiser: text('deciding_appraiser'),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export type CasePanelRow = typeof casePanels.$inferSelect;

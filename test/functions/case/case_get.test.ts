@@ -6,8 +6,9 @@ import { toolList as tools } from '../../../functions/index.ts';
 import { callTool } from '../../../src/contract/execute.ts';
 import { buildRegistry } from '../../../src/contract/registry.ts';
 import { auditLog } from '../../../src/db/schema/audit_log.ts';
-import { cases } from '../../../src/db/schema/cases.ts';
+import { caseDates, cases } from '../../../src/db/schema/cases.ts';
 import { toolContext } from '../../harness/context.ts';
+import { seedDocument, textBytes } from '../../harness/documents.ts';
 import { errorCode, expectOk, startTestServer, type TestServer } from '../../harness/server.ts';
 import { caseMaker } from './_case.ts';
 
@@ -117,5 +118,69 @@ describe('case_get', () => {
       ctx: toolContext({ db: s.db.db, kv: s.kv }, { agent: 'outsider', requestId: 'req-grant' }),
     });
     expect(errorCode(env)).toBe('tool_not_granted');
+  });
+});
+
+describe('case_get: dates, panel and candidates from the documents', () => {
+  let s: TestServer;
+  const create = caseMaker(() => s, 'CGD');
+  beforeAll(async () => {
+    s = await startTestServer();
+  });
+  afterAll(async () => s?.close());
+
+  const doc = (caseId: string, role: 'appeal' | 'protocol' | 'deciding_appraisal', text: string) =>
+    seedDocument(s.db.db, {
+      corpus: 'case',
+      caseId,
+      bytes: textBytes(text),
+      declaredMediaType: 'text/plain',
+      title: `מסמך ${role}`,
+      role,
+    });
+
+  it('offers dates and the deciding appraiser read in the documents, and sets none of them', async () => {
+    const c = await create();
+    const empty = expectOk<Record<string, unknown>>(await s.call('writer', 'case_get', { case_id: c.id }));
+    expect(empty).toMatchObject({
+      dates: {
+        filing_date: null,
+        response_date: null,
+        hearings: [],
+        decision_due_date: null,
+        updated_by: null,
+      },
+      panel: { members: [], deciding_appraiser: null },
+      deadline: null,
+      candidates: [],
+    });
+    const appeal = await doc(
+      c.id,
+      'appeal',
+      'כתב ערר\nהעוררים מגישים ערר זה על החלטת הוועדה המקומית מיום 1.12.2024.\nתאריך הגשה: 14.1.2025\nהשמאי המכריע קבע כי השומה נכונה.',
+    );
+    const protocol = await doc(c.id, 'protocol', 'פרוטוקול דיון\nישיבה מיום 3 במרץ 2025\nנוכחים: העוררים');
+    await doc(c.id, 'deciding_appraisal', 'שומה מכרעת\nהשמאי המכריע, מר יעקב אברהמי, נתבקש להכריע בשומה.');
+    const got = expectOk<{
+      candidates: { field: string; value: string; document_id: string; text: string }[];
+    }>(await s.call('writer', 'case_get', { case_id: c.id }));
+    expect(got.candidates.map((x) => [x.field, x.value])).toEqual([
+      ['filing_date', '2025-01-14'],
+      ['hearing', '2025-03-03'],
+      ['deciding_appraiser', 'יעקב אברהמי'],
+    ]);
+    expect(got.candidates[0]).toMatchObject({ document_id: appeal.id, page: 1 });
+    expect(got.candidates[0]?.text).toContain('14.1.2025');
+    expect(got.candidates[1]?.document_id).toBe(protocol.id);
+    // Nothing was set by reading.
+    expect(await s.db.db.select().from(caseDates).where(eq(caseDates.caseId, c.id))).toEqual([]);
+    // Once set by a tool call, the candidate is no longer offered.
+    expectOk(await s.call('analyst', 'case_dates_set', { case_id: c.id, filing_date: '2025-01-14' }));
+    expectOk(await s.call('analyst', 'case_panel_set', { case_id: c.id, deciding_appraiser: 'יעקב אברהמי' }));
+    const after = expectOk<{ candidates: { field: string }[]; dates: { filing_date: string } }>(
+      await s.call('writer', 'case_get', { case_id: c.id }),
+    );
+    expect(after.dates.filing_date).toBe('2025-01-14');
+    expect(after.candidates.map((x) => x.field)).toEqual(['hearing']);
   });
 });

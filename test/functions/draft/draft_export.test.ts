@@ -8,8 +8,10 @@ import mammoth from 'mammoth';
 import { expect, it } from 'vitest';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { draftExports } from '../../../src/db/schema/drafting.ts';
+import { placeholderText } from '../../../src/drafting/assemble.ts';
 import { textHash } from '../../../src/drafting/blocks.ts';
 import { readDocx } from '../../../src/drafting/docx_reader.ts';
+import { HEADER_STYLE } from '../../../src/drafting/docx_writer.ts';
 import { readZipTexts } from '../../../src/drafting/zip.ts';
 import {
   ALL_STACKS,
@@ -60,13 +62,16 @@ forEachStack('draft_export', DB_STACKS, (server) => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l !== '');
-    // The title «החלטה» under the header's three lines; the appendix of authorities at the end.
+    // The title «החלטה» under the header's three lines; the list of authorities before the signature block,
+    // and under it the signature lines: without a panel, lines to sign on under the role titles.
     expect(read).toEqual([
       ...expected.slice(0, 3),
       'החלטה',
-      ...expected.slice(3),
+      ...expected.slice(3, -1),
       'רשימת האסמכתאות',
       'עע"מ 1234/05 פלוני נ׳ אלמוני, פס׳ 12',
+      expected.at(-1),
+      ...['יו"ר הוועדה', 'חבר הוועדה', 'חבר הוועדה'].flatMap((title) => ['____________________', title]),
     ]);
 
     const parts = await readZipTexts(bytes, [
@@ -98,8 +103,12 @@ forEachStack('draft_export', DB_STACKS, (server) => {
     expect(
       paragraphs.filter((p) => p.includes('Heading1')).every((p) => p.includes('<w:jc w:val="center"/>')),
     ).toBe(true);
-    expect(paragraphs[0]).toContain('<w:pStyle w:val="Title"/>');
+    // The header's lines in the committee's header style; «החלטה» alone in the Title style.
+    expect(paragraphs[0]).toContain(`<w:pStyle w:val="${HEADER_STYLE}"/>`);
     expect(paragraphs[0]).toContain('ועדת הערר לתכנון ולבנייה');
+    expect(paragraphs.filter((p) => p.includes('<w:pStyle w:val="Title"/>'))).toEqual([
+      expect.stringContaining('>החלטה<'),
+    ]);
     // Numbered paragraphs: the body's, one list, decimal; the header's and the signature's are not.
     const numbered = paragraphs.filter((p) => p.includes('<w:numPr>'));
     expect(numbered).toHaveLength(
@@ -144,8 +153,9 @@ forEachStack('draft_export', DB_STACKS, (server) => {
       ),
     ).toBe(true);
     expect(doc.properties.get('chambers_export')).toMatch(new RegExp(`^${c.caseId}\\|[0-9a-f]{64}$`));
-    // The appendix lists the authorities cited.
-    expect(body.indexOf('רשימת האסמכתאות')).toBeGreaterThan(body.indexOf('ניתנה היום'));
+    // The list of authorities comes after the outcome and before the signature block.
+    expect(body.indexOf('רשימת האסמכתאות')).toBeGreaterThan(body.indexOf('<w:tag w:val="costs|'));
+    expect(body.indexOf('רשימת האסמכתאות')).toBeLessThan(body.indexOf('ניתנה היום'));
   });
 
   it('lists in the appendix every authority cited in the text, declared or not, and not the case’s own number', async () => {
@@ -174,10 +184,13 @@ forEachStack('draft_export', DB_STACKS, (server) => {
       .map((l) => l.trim())
       .filter((l) => l !== '');
     expect(lines.indexOf('החלטה')).toBe(3);
-    expect(lines.slice(lines.indexOf('רשימת האסמכתאות') + 1)).toEqual([
+    // The list stands before the signature block (here its placeholder) and the signature lines.
+    const listed = lines.indexOf('רשימת האסמכתאות') + 1;
+    expect(lines.slice(listed, listed + 4)).toEqual([
       'עע"מ 1111/11 לוי נ׳ כהן',
       'עע״מ 5678/20 ראובן נ׳ שמעון',
       'בר"מ 4444/19 דוד נ׳ גוליית',
+      placeholderText('signature'),
     ]);
   });
 

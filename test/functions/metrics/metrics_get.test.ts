@@ -3,10 +3,13 @@
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import type { metrics_get } from '../../../functions/metrics/metrics_get.ts';
+import type { workflow_status } from '../../../functions/workflow/workflow_status.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { draftExports, finalVersionBlocks, finalVersions } from '../../../src/db/schema/drafting.ts';
+import { createDocument } from '../../../src/documents/pipeline.ts';
 import { DB_STACKS, deniedTo, forEachStack } from '../../harness/analysis.ts';
+import { seedCase, textBytes } from '../../harness/documents.ts';
 import { expectOk } from '../../harness/server.ts';
 import { cleanBlocks, seedScenario, setOutcome, writeBlocks } from '../draft/_validate.ts';
 
@@ -106,6 +109,56 @@ forEachStack('metrics_get', DB_STACKS, (server) => {
     expect(all.since).toBeNull();
     expect(all.cases - month.cases).toBeGreaterThanOrEqual(1);
     expect((await s.call('ceo', 'metrics_get', { period: '1y' })).ok).toBe(false);
+  });
+
+  it('gives each case the stage workflow_status gives it: backlog, stages done, due dates', async () => {
+    const s = server();
+    // One document read and one still waiting: workflow_status says "documents" (not done), and so must metrics.
+    const waiting = await seedScenario(s);
+    await createDocument(s.db.db, {
+      corpus: 'case',
+      caseId: waiting.caseId,
+      bytes: textBytes('תשובת המשיבה לערר, עדיין לא נקראה'),
+      declaredMediaType: 'text/plain',
+      title: 'תשובה',
+      createdBy: 'test',
+    });
+    const empty = await seedCase(s.db.db);
+    const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    expectOk(await s.call('ceo', 'case_dates_set', { case_id: empty, decision_due_date: due }));
+    const m = await get();
+    const live = await s.db.db.select().from(cases);
+    const tally = new Map<string, number>();
+    const done = new Map<string, number>();
+    for (const c of live.filter((r) => r.deletedAt === null)) {
+      const w = expectOk<ToolData<typeof workflow_status>>(
+        await s.call('ceo', 'workflow_status', { case_id: c.id }),
+      );
+      for (const st of w.done) done.set(st, (done.get(st) ?? 0) + 1);
+      if (w.stage !== 'final' && c.status !== 'decided' && c.status !== 'archived')
+        tally.set(w.stage, (tally.get(w.stage) ?? 0) + 1);
+      if (c.id === waiting.caseId) expect(w).toMatchObject({ stage: 'documents', done: ['intake'] });
+      if (c.id === empty) expect(w.deadline).toMatchObject({ due_date: due, state: 'due_soon' });
+    }
+    for (const b of m.backlog) expect(b.cases, `backlog ${b.stage}`).toBe(tally.get(b.stage) ?? 0);
+    for (const st of m.stages) expect(st.reached, `done ${st.stage}`).toBe(done.get(st.stage) ?? 0);
+    expect(m.open.cases).toBe([...tally.values()].reduce((a, n) => a + n, 0));
+    expect(m.open.max_age_days).toEqual(expect.any(Number));
+    expect(m.due.cases).toContainEqual(
+      expect.objectContaining({
+        case_id: empty,
+        stage: 'intake',
+        due_date: due,
+        days_left: 5,
+        state: 'due_soon',
+      }),
+    );
+    expect(m.due.due_soon).toBeGreaterThanOrEqual(1);
+    expect(m.throughput.reduce((a, t) => a + t.opened, 0)).toBe(m.cases);
+    expect(m.throughput.find((t) => t.practice_area === null)?.opened).toBeGreaterThanOrEqual(2);
+    expect(m.edit_ratio_by_month).toEqual([
+      { month: expect.stringMatching(/^\d{4}-\d{2}$/), blocks: 3, mean: expect.any(Number) },
+    ]);
   });
 });
 
