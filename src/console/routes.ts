@@ -183,7 +183,12 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
   );
 
   con.get('/cases', async (c) =>
-    render(c, 'תיקים', casesBody(await caseListWithStage(c.get('services').db)), section('cases')(c)),
+    render(
+      c,
+      'תיקים',
+      casesBody(await caseListWithStage(c.get('services').db, o.now())),
+      section('cases')(c),
+    ),
   );
 
   con.get('/cases/:id', async (c) => {

@@ -3,6 +3,7 @@
 // the stage from src/review/workflow.ts (as workflow_status judges it), the validation from src/review/runs.ts,
 // the directions, holdings, exports, final version and feedback from their tables as their tools read them.
 import { liveCase } from '../cases/live.ts';
+import { type Deadline, datesView, deadlineOf, loadDates, localDay } from '../cases/schedule.ts';
 import { and, asc, desc, eq, inArray, isNull, max } from '../db/orm.ts';
 import { type CaseRow, cases } from '../db/schema/cases.ts';
 import { documents } from '../db/schema/documents.ts';
@@ -200,11 +201,12 @@ export interface CaseListRow {
   /** Holdings of the case's sources awaiting review. */
   holdings: number;
   /** The case's due date, once cases carry one; null renders nothing. */
-  due: Date | null;
+  /** The decision's due date and how near it is (as workflow_status warns of it), or null. */
+  due: Deadline;
 }
 
 /** The live cases with their stage (as workflow_status judges it) and what waits for the chair in each. */
-export async function caseListWithStage(db: Db): Promise<CaseListRow[]> {
+export async function caseListWithStage(db: Db, now: Date): Promise<CaseListRow[]> {
   const rows = await db.select().from(cases).where(liveCase).orderBy(desc(cases.updatedAt)).limit(LIST_LIMIT);
   const pending = await approvalsIn(db, ['pending']);
   const out: CaseListRow[] = [];
@@ -235,17 +237,15 @@ export async function caseListWithStage(db: Db): Promise<CaseListRow[]> {
       ).length,
       directions: dirs.filter((d) => d.status === 'proposed').length,
       holdings: waiting.length,
-      due: dueOf(row),
+      due: deadlineOf(
+        datesView(await loadDates(db, row.id)).decision_due_date,
+        localDay(now),
+        stage === 'final',
+      ),
     });
   }
   return out;
 }
-
-/**
- * DEADLINE: the case's decision due date. Cases carry no dates yet; when they do, read the column here and the
- * list's deadline column shows it (an empty cell until then).
- */
-const dueOf = (_row: CaseRow): Date | null => null;
 
 /** The holdings awaiting review anywhere (the home page's count). */
 export async function pendingHoldingCount(db: Db): Promise<number> {

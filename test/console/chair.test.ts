@@ -5,6 +5,7 @@
 // audited, each refused without the CSRF token or from another origin; approval requests read as what they mean.
 import { and, desc, eq } from 'drizzle-orm';
 import { beforeAll, expect, it } from 'vitest';
+import { localDay } from '../../src/cases/schedule.ts';
 import { MAX_UPLOAD_FORM_BYTES } from '../../src/console/http.ts';
 import { stageLabels } from '../../src/console/labels.ts';
 import { auditLog } from '../../src/db/schema/audit_log.ts';
@@ -111,6 +112,22 @@ forEachApprovalStack('the chair’s workspace over HTTP', (env) => {
     expect(row).toContain(`<span class="badge">${stageLabels[stage]}</span>`);
     expect(row).toContain('2 הכוונות מוצעות · 3 הלכות לבחינה');
     expect(page).toContain('מועד להחלטה');
+  });
+
+  it('the case list shows the decision’s due date, and how many days are left when it is near', async () => {
+    const { s, owner, clock } = env();
+    const today = localDay(clock.now());
+    const inFive = new Date(Date.parse(`${today}T12:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
+    expectOk(await s.call('ceo', 'case_dates_set', { case_id: cc.caseId, decision_due_date: inFive }));
+    const page = await (await owner.get('/console/cases')).text();
+    const row = page.split('<tr>').find((r) => r.includes(cc.caseId)) ?? '';
+    expect(row).toContain('בעוד 5 ימים');
+    expect(row).toContain('class="badge pending"');
+    // workflow_status warns of the same date.
+    const status = expectOk<{ deadline: { days_left: number } | null }>(
+      await s.call('ceo', 'workflow_status', { case_id: cc.caseId }),
+    );
+    expect(status.deadline?.days_left).toBe(5);
   });
 
   it('downloads an export: the stored bytes, as a Word file', async () => {

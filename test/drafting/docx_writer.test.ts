@@ -61,10 +61,7 @@ async function parts(signers = PANEL, blocks = BLOCKS) {
 /** The paragraph (w:p … /w:p) holding `text`. */
 const paragraphOf = (xml: string, text: string) => {
   const at = xml.indexOf(`>${text}<`);
-  const start =
-    xml.lastIndexOf('<w:p>', at) >= xml.lastIndexOf('<w:p ', at)
-      ? xml.lastIndexOf('<w:p>', at)
-      : xml.lastIndexOf('<w:p ', at);
+  const start = Math.max(xml.lastIndexOf('<w:p>', at), xml.lastIndexOf('<w:p ', at));
   return xml.slice(start, xml.indexOf('</w:p>', at));
 };
 

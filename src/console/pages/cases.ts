@@ -1,6 +1,7 @@
 // Cases: the list with stage, what waits for the chair and outcome, and a case page built from sections. Each section renders what
 // the case has and says nothing when there is nothing to show (or the owner cannot call the tool it needs).
 import { html } from 'hono/html';
+import type { Deadline } from '../../cases/schedule.ts';
 import { outcomeLabels, practiceAreaLabels } from '../../db/schema/vocabulary.ts';
 import { agentLabel, caseStatusLabels, documentStatusLabels, labelOf, stageLabels } from '../labels.ts';
 import { csrfField, type Html, when } from '../layout.ts';
@@ -22,7 +23,7 @@ export function casesBody(rows: readonly CaseListRow[]): Html {
   if (rows.length === 0) return html`<p class="empty">אין תיקים.</p>`;
   return html`<div class="scroll"><table><thead><tr><th>מספר</th><th>כותרת</th><th>שלב</th><th>ממתין לך</th><th>מועד להחלטה</th><th>תוצאה</th><th>עודכן</th></tr></thead><tbody>${rows.map(
     (c) =>
-      html`<tr><td><a href="/console/cases/${c.id}">${c.caseNumber}</a></td><td>${c.title}</td><td><span class="badge">${labelOf(stageLabels, c.stage)}</span></td><td>${waitingLabel(c)}</td><td>${c.due === null ? '' : dateOnly(c.due)}</td><td>${labelOf(outcomeLabels, c.outcome)}</td><td>${when(c.updatedAt)}</td></tr>`,
+      html`<tr><td><a href="/console/cases/${c.id}">${c.caseNumber}</a></td><td>${c.title}</td><td><span class="badge">${labelOf(stageLabels, c.stage)}</span></td><td>${waitingLabel(c)}</td><td>${dueCell(c.due)}</td><td>${labelOf(outcomeLabels, c.outcome)}</td><td>${when(c.updatedAt)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -33,6 +34,20 @@ const waitingLabel = (c: CaseListRow): Html => {
     c.holdings > 0 ? `${c.holdings} הלכות לבחינה` : null,
   ].filter((p): p is string => p !== null);
   return parts.length === 0 ? html`<span class="meta">—</span>` : html`<strong>${parts.join(' · ')}</strong>`;
+};
+
+/** The due date, and, when near or past, how many days are left in words the chair reads at a glance. */
+const dueCell = (due: Deadline): Html | string => {
+  if (due === null) return '';
+  const day = dateOnly(new Date(`${due.due_date}T12:00:00Z`));
+  if (due.warning === null) return day;
+  const left =
+    due.days_left < 0
+      ? `חלף לפני ${-due.days_left} ימים`
+      : due.days_left === 0
+        ? 'היום'
+        : `בעוד ${due.days_left} ימים`;
+  return html`<strong class="badge ${due.state === 'passed' ? 'fail' : 'pending'}">${day} · ${left}</strong>`;
 };
 
 const dateOnly = (d: Date) =>
