@@ -9,11 +9,9 @@ export const document_delete = defineTool({
   name: 'document_delete',
   title: 'Remove a case document',
   description:
-    'Removes one case document, typically one whose reading failed and will not be re-read: no tool ' +
-    'reaches it afterwards (the row and its file are kept for audit), and its text, search passages, ' +
-    'references, appraisal facts, citations and the claim candidates no one acted on leave with it; ' +
-    'claims an agent decided and the rest of the case stay. A repeat answers as the first removal did. ' +
-    'To try reading a failed document again, use document_extract instead.',
+    'Removes one case document (kept for audit, reached by no tool): its text, passages, references, ' +
+    'facts, citations and untouched claim candidates leave with it; decided claims and the rest of the ' +
+    'case stay. A repeat answers as the first did. To read a failed document again: document_extract.',
   input: {
     document_id: documentIdInput,
     reason: z.string().trim().min(1).max(2000).describe('Why the document is removed (kept with it)'),

@@ -15,11 +15,9 @@ export const document_extract = defineTool({
   name: 'document_extract',
   title: 'Read failed documents again',
   description:
-    'Reads a failed document again (document_id), or every failed document of a case (case_id): each ' +
-    'goes back to pending and its text extraction is queued from the start, as after an upload (useful ' +
-    'once the reader has improved or a transient fault has passed). Documents not failed are left alone ' +
-    'and listed in skipped. Follow it with extraction_status (or extraction_run to read now); a document ' +
-    'that still cannot be read ends failed again with the reason, and document_delete removes it.',
+    'Reads a failed document again (document_id), or every failed document of a case (case_id), from the ' +
+    'start as after an upload (once the reader improved or a fault passed). Others are listed in skipped. ' +
+    'Then extraction_status; one still unreadable fails again, and document_delete removes it.',
   input: {
     document_id: documentIdInput.optional().describe('This failed document'),
     case_id: z.uuid().optional().describe('Every failed document of this case'),

@@ -75,9 +75,8 @@ export const extraction_status = defineTool({
   title: 'Background work status',
   description:
     'Shows the background queue (text extraction, indexing, rule-based extraction): per job kind the ' +
-    'jobs pending, running, failed (retry scheduled), dead (gave up, error kept) and succeeded, and ' +
-    'the oldest wait. With document_id: that document’s status and its jobs with attempts and last ' +
-    'error. extraction_run drains a batch now.',
+    'jobs pending, running, failed (retry due), dead (error kept) and succeeded, and the oldest wait. ' +
+    'With document_id: its status and jobs with attempts and last error. extraction_run drains now.',
   input: {
     kind: jobKindInput.optional(),
     document_id: z.uuid().optional().describe('Show this document’s state and jobs'),

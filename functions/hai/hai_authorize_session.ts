@@ -16,10 +16,9 @@ export const hai_authorize_session = defineTool({
   title: 'Authorize a work session',
   description:
     'Issues a session lease: the right to work under an active mission’s current contract until it ' +
-    'expires, the contract changes or the mission closes. Give the contract_version you read ' +
-    '(hai_status shows it; a stale one is contract_version_mismatch), and device_id when the mission ' +
-    'names a project. Beyond the contract’s session cap: parallel_session_denied. Pass the lease_id ' +
-    'to hai_get_contract, hai_check_activity and hai_proof.',
+    'expires, the contract changes or the mission closes. Give the contract_version you read (stale: ' +
+    'contract_version_mismatch), and device_id when the mission names a project. Over the session cap: ' +
+    'parallel_session_denied. Pass the lease_id to hai_get_contract, hai_check_activity and hai_proof.',
   input: {
     mission_id: missionIdInput,
     contract_version: z.number().int().min(1).describe('The contract version you read'),

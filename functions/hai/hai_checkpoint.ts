@@ -22,11 +22,9 @@ export const hai_checkpoint = defineTool({
   name: 'hai_checkpoint',
   title: 'Record a checkpoint in the project history',
   description:
-    'Records a named checkpoint in a project’s history: a summary, optionally new versions of ' +
-    'run-contract artifacts (PROJECT_STATE.md, CODE_STATE.md, BRIEFING.md, PROMPT.md, INTENT.md, ' +
-    'EXECUTION_REPORT_<ID>.md, VALIDATION_REPORT_<ID>.md), and the version of every artifact then, ' +
-    'for hai_recover to resume from. The label is the key: reusing it with other content is ' +
-    'idempotency_key_reuse.',
+    'Records a named checkpoint in a project’s history: a summary, optionally new versions of its ' +
+    'run-contract artifacts (PROJECT_STATE.md, BRIEFING.md, …), and every artifact’s version then, for ' +
+    'hai_recover. The label is the key (other content under it: idempotency_key_reuse).',
   input: {
     project_id: projectIdInput,
     label: z

@@ -21,10 +21,10 @@ export const hai_close_mission = defineTool({
   name: 'hai_close_mission',
   title: 'Close a mission',
   description:
-    'Closes an active mission for good and revokes its leases. "completed" needs every criterion of the ' +
-    'current contract met: a server-checked one passing its check now, a free-text one confirmed by the ' +
-    'owner in the console (an agent’s hai_proof alone does not count); else review_required, listing ' +
-    'them. "abandoned" is owner-gated. device_id is needed when the mission names a project.',
+    'Closes an active mission for good and revokes its leases. "completed" needs every criterion met: ' +
+    'a server-checked one passing now, a free-text one confirmed by the owner (hai_proof alone is not ' +
+    'enough); else review_required, listing them. "abandoned" is owner-gated. device_id when the mission ' +
+    'names a project.',
   input: {
     mission_id: missionIdInput,
     outcome: z

@@ -21,11 +21,10 @@ export const hai_open_mission = defineTool({
   name: 'hai_open_mission',
   title: 'Open a mission under a finite contract',
   description:
-    'Opens a mission with contract version 1: a goal, activities in and out of scope, at least one ' +
-    'acceptance criterion saying how it is verified, an expiry and the session cap. For the legal work on ' +
-    'one case give case_id (no project or device needed): one active mission per case, missions of ' +
-    'different cases run at once. One active mission per project (else active_mission_exists); the name ' +
-    'is its key. Agents then join it with hai_authorize_session.',
+    'Opens a mission with contract version 1: a goal, activities in and out of scope, acceptance ' +
+    'criteria with how each is verified, an expiry and the session cap. For one case’s legal work give ' +
+    'case_id (no project or device): one active mission per case or per project (else ' +
+    'active_mission_exists); the name is its key. Agents join with hai_authorize_session.',
   input: {
     name: z
       .string()
@@ -36,11 +35,7 @@ export const hai_open_mission = defineTool({
     project_id: projectIdInput
       .optional()
       .describe('The project it works on; sessions then need a bound device'),
-    case_id: caseIdInput
-      .optional()
-      .describe(
-        'The case it governs (case_list finds it); not with project_id. Changes to the case then go through its leases',
-      ),
+    case_id: caseIdInput.optional().describe('The case it governs; not with project_id'),
     ...contractInput,
   },
   output: z.object({

@@ -15,9 +15,8 @@ export const hai_proof = defineTool({
   title: 'Record evidence for an acceptance criterion',
   description:
     'Records evidence for one acceptance criterion of your session’s contract: what was checked, pass ' +
-    'or fail, and a reference; you are recorded as the checker. A server-checked criterion gets the ' +
-    'server’s result; a free-text one counts for hai_close_mission only once the owner confirms it in ' +
-    'the console after reading this evidence. device_id is needed when the mission names a project.',
+    'or fail, and a reference, with you as checker. A server-checked criterion gets the server’s result; ' +
+    'a free-text one counts only once the owner confirms it. device_id when the mission names a project.',
   input: {
     lease_id: leaseIdInput,
     criterion_id: z

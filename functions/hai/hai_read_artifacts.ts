@@ -15,10 +15,9 @@ export const hai_read_artifacts = defineTool({
   name: 'hai_read_artifacts',
   title: 'Read a project’s run-contract artifacts',
   description:
-    'Reads a project’s run-contract artifacts (PROJECT_STATE.md, PROMPT.md, INTENT.md, CODE_STATE.md, ' +
-    'BRIEFING.md, NEXT_STEP.md, NEXT_STEP.proposed.md, EXECUTION_REPORT_<ID>.md, ' +
-    'VALIDATION_REPORT_<ID>.md): with names their latest text (or one name’s given version), without ' +
-    'names the index. Names, never paths (else path_outside_root).',
+    'Reads a project’s run-contract artifacts (PROJECT_STATE.md, NEXT_STEP.md, …): with names their ' +
+    'latest text (or one name’s given version), without names the index. Names, never paths (else ' +
+    'path_outside_root).',
   input: {
     project_id: projectIdInput,
     names: z

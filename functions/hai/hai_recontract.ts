@@ -24,9 +24,9 @@ export const hai_recontract = defineTool({
   name: 'hai_recontract',
   title: 'Replace a mission’s contract',
   description:
-    'Writes the next version of an active mission’s contract (full new terms) and revokes all its ' +
-    'session leases: sessions read the new contract and authorize again. Owner-gated, unless ' +
-    'break_glass with a break_glass_marker (an incident reference, recorded) for an emergency. ' +
+    'Writes the next version of an active mission’s contract (full new terms) and revokes its leases: ' +
+    'sessions read it and authorize again. Owner-gated, unless break_glass with a break_glass_marker ' +
+    '(an incident reference) in an emergency. ' +
     'expected_version names the version replaced (stale: contract_version_mismatch).',
   input: {
     mission_id: missionIdInput,

@@ -9,11 +9,9 @@ export const halacha_extract = defineExtractTool({
   name: 'halacha_extract',
   title: 'Find candidate holdings',
   description:
-    'Finds by rule the candidate holdings (הלכות) of a library ruling or an internal decision — ' +
-    'general rules in the court’s own voice, by a holding cue or, in the discussion part, by normative ' +
-    'language or a supporting citation; never a party’s claim, the facts or an order — stored pending the ' +
-    'owner’s review, with ' +
-    'provenance. Runs by itself after upload; read with halacha_list.',
+    'Finds by rule the candidate holdings (הלכות) of a library ruling or an internal decision: general ' +
+    'rules in the court’s voice, by cue or by normative language in the discussion; never a claim, fact ' +
+    'or order. Stored pending the owner’s review, with provenance. Runs after upload; read with halacha_list.',
   input: {
     document_id: z.uuid().describe('A library or internal document'),
     wait_ms: waitMsInput.describe('Wait this long (ms, ≤ 10000) for the result'),

@@ -18,9 +18,8 @@ export const search_internal = defineTool({
   title: 'Search the committee’s own decisions',
   description:
     'Word search in the committee’s own past decisions, for consistency with earlier rulings. Give a ' +
-    'query, or like_case_id (decisions like a case in substance: the sections, plans and statutes it ' +
-    'cites, its practice area and its claims’ and documents’ distinctive words, weighted by rarity, become ' +
-    'the query; the case’s own decision is left out), or both. Hits carry the decision’s number, date, committee and parties. ' +
+    'query, or like_case_id (decisions like that case in substance, its own decision left out), or both. ' +
+    'Hits carry the decision’s number, date, committee and parties. ' +
     `${hitDescription}`,
   input: {
     query: queryInput.optional(),

@@ -43,7 +43,7 @@ export const contractInput = {
           .trim()
           .min(1)
           .max(1000)
-          .describe('How it is verified: what is checked, by whom or which test'),
+          .describe('How it is verified: what is checked, by whom'),
         check: criterionCheckInput.optional(),
       }),
     )
