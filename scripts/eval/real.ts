@@ -3,7 +3,7 @@
 // parcels, amounts, outcomes, claims). Each excerpt goes through the tools on a fresh in-memory database, as
 // an agent would send it: a case document (role decision) for references, claims and amounts, and a library ruling for citations and the outcome; the queue is
 // drained, and what the read tools return is compared with the annotation. Prints recall and precision per
-// kind for the tuning excerpts and for the held-out third (fixed by a hash of the id), then every miss and
+// kind for the tuning excerpts, for the held-out third (fixed by a hash of the id) and for all of them, then every miss and
 // every spurious item of the tuning excerpts (of the held-out ones too with --held-out-details). Amounts are
 // the decision's own sums as appraiser_fact_get returns them (kinds levy, compensation, claimed), compared
 // by value and label.
@@ -219,6 +219,17 @@ async function main(argv: string[]): Promise<void> {
     console.log(table(`Tuning (${count(false)} excerpts)`, tallies.tuning));
     console.log('');
     console.log(table(`Held out (${count(true)} excerpts)`, tallies.held_out));
+    console.log('');
+    // The whole corpus: the figure the readers are held to (the two parts above only tell tuned from not).
+    const whole = Object.fromEntries(KINDS.map((k) => [k, emptyTally()])) as Record<Kind, Tally>;
+    for (const k of KINDS) {
+      for (const part of [tallies.tuning, tallies.held_out]) {
+        whole[k].expected += part[k].expected;
+        whole[k].found += part[k].found;
+        whole[k].hit += part[k].hit;
+      }
+    }
+    console.log(table(`All (${excerpts.length} excerpts)`, whole));
     console.log('');
     console.log(details.join('\n'));
   } finally {

@@ -81,6 +81,7 @@ function clauses(text: string, unit: Unit, summary: boolean): (Unit & { cue: boo
   const raw = text.slice(unit.start, unit.end);
   /** Where a clause ends and where the next begins (the comma between belongs to neither), and if by a cue. */
   const cuts: [number, number, boolean][] = cueCuts(raw).map(([a, b]) => [a, b, true]);
+  for (const [a, b] of predicateCuts(raw)) cuts.push([a, b, false]);
   for (const re of summary ? [NEXT_CLAIM, NEXT_CLAUSE] : [NEXT_CLAIM]) {
     re.lastIndex = 0;
     for (let m = re.exec(raw); m !== null; m = re.exec(raw))
@@ -100,6 +101,30 @@ function clauses(text: string, unit: Unit, summary: boolean): (Unit & { cue: boo
     cue = byCue;
   }
   out.push({ start: unit.start + from, end: unit.end, sep: unit.sep, cue });
+  return out;
+}
+
+/**
+ * One subject, several predicates after one «כי» («כי ההגבהה תשפר את הדיור, תתאים את הגג למקובל …»): each
+ * predicate is a claim of its own. A comma is a cut where the word after it is a verb in the same person as
+ * the first predicate (the future's prefix, ת or י), the subject a definite noun right after «כי».
+ */
+const FIRST_PREDICATE = /(?:^|\s)כי\s+ה[\u05d0-\u05ea]{2,}\s+(?<verb>[תי])[\u05d0-\u05ea]{2,}\s/u;
+const NOT_VERB =
+  /^(?:תוך|תחת|תמורת|תכנית|תוכנית|תוספת|תקנה|תקנות|תשריט|תנאי|תנאים|יחד|ישירות|יותר|יום|ימים)$/;
+
+function predicateCuts(raw: string): [number, number][] {
+  const first = FIRST_PREDICATE.exec(raw);
+  const person = first?.groups?.verb;
+  if (first === null || person === undefined) return [];
+  const out: [number, number][] = [];
+  const re = /,\s+(?=([\u05d0-\u05ea]+)\s)/gu;
+  re.lastIndex = first.index + first[0].length;
+  for (let m = re.exec(raw); m !== null; m = re.exec(raw)) {
+    const word = m[1] ?? '';
+    if (word.length >= 4 && word.startsWith(person) && !NOT_VERB.test(word))
+      out.push([m.index, m.index + m[0].length]);
+  }
   return out;
 }
 

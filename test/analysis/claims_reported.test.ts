@@ -145,4 +145,17 @@ describe('claims a decision reports', () => {
       ),
     ).toHaveLength(2);
   });
+
+  it('reads each predicate of one subject after one «כי» as a claim of its own, not a noun after a comma', () => {
+    expect(
+      said(
+        'מנגד טוען המשיב 2 כי התוספת תיטיב את תנאי המגורים של משפחתו, תשתלב בבינוי הקיים ולא תפגע בפרטיות השכנים.',
+      ),
+    ).toEqual([
+      'third_party: מנגד טוען המשיב 2 כי התוספת תיטיב את תנאי המגורים של משפחתו',
+      'third_party: תשתלב בבינוי הקיים ולא תפגע בפרטיות השכנים.',
+    ]);
+    // A noun after the comma («תוך», «תכנית») goes on with the same predicate.
+    expect(said('העוררת טוענת כי הבנייה תחסום את הנוף, תוך פגיעה ממשית בערך דירתה.')).toHaveLength(1);
+  });
 });
