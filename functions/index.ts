@@ -26,6 +26,7 @@ import { claim_record } from './claim/claim_record.ts';
 import { direction_approve } from './direction/direction_approve.ts';
 import { direction_list } from './direction/direction_list.ts';
 import { direction_propose } from './direction/direction_propose.ts';
+import { direction_review } from './direction/direction_review.ts';
 import { document_delete } from './document/document_delete.ts';
 import { document_extract } from './document/document_extract.ts';
 import { document_list } from './document/document_list.ts';
@@ -177,6 +178,7 @@ export const tools = {
   direction_propose,
   direction_list,
   direction_approve,
+  direction_review,
   outcome_set,
   feedback_record,
   feedback_list,

@@ -45,6 +45,9 @@ export const direction_approve = defineTool({
             approvalReason: gate?.reason ?? null,
             supersededAt: null,
             supersededBy: null,
+            rejectedBy: null,
+            rejectedAt: null,
+            rejectionReason: null,
           })
           .where(eq(directions.id, direction.id))
           .returning(),

@@ -17,9 +17,9 @@ export const document_upload = defineTool({
   name: 'document_upload',
   title: 'Upload a case document or a style example',
   description:
-    'Stores a document and queues the extraction of its text: corpus "case" (an appeal’s documents, ' +
-    'with case_id) or "style" (the chair’s past decisions as writing examples). Send text, or ' +
-    'content_base64 (PDF, DOCX, TXT, Markdown, or a scan as PNG, JPEG or TIFF: read by OCR). Readable once extraction_status shows it ready. ' +
+    'Stores a document and queues the extraction of its text: corpus "case" (with case_id) or "style" ' +
+    '(the chair’s past decisions as writing examples). Send text, or content_base64 (PDF, DOCX, TXT, ' +
+    'Markdown, or a PNG, JPEG or TIFF scan: read by OCR). Readable once extraction_status shows it ready. ' +
     'Committee decisions go to internal_decision_add, rulings to library_add.',
   input: {
     corpus: z

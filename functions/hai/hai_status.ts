@@ -18,10 +18,9 @@ export const hai_status = defineTool({
   name: 'hai_status',
   title: 'Governance status',
   description:
-    'Summarises governance: per project its mounts, focus lanes, inbox size, pending proposal and ' +
-    'last checkpoint; every active mission with its current contract (version, scope, criteria and ' +
-    'evidence, expiry) and live sessions; store health. project_id narrows it to one project. ' +
-    'hai_recover turns this into next actions.',
+    'Summarises governance: per project its mounts, focus lanes, inbox size, pending proposal and last ' +
+    'checkpoint; every active mission with its contract and live sessions; store health. project_id ' +
+    'narrows it; hai_recover turns it into next actions.',
   input: { project_id: projectIdInput.optional() },
   output: z.object({
     health: healthOutput,

@@ -18,10 +18,12 @@ export const WORKERS = {
  * The MCP Worker's upload must stay at most this big gzipped (the heavy libraries live in the other one). It
  * was 400 KiB for 37 tools; 84 tools of our own code took 401 KiB, and 88 tools with the readers of every
  * filing's layout, holdings by structure and the OCR page jobs take 460 KiB (no library added: the OCR
- * libraries are aliased away like pdf.js). The bar allows growth of our code, not libraries. The rule readers
- * are here only for drains run without the extraction Worker's binding; moving them out is the next saving.
+ * libraries are aliased away like pdf.js); 94 tools with the chair's console pages, sign-in, governance,
+ * case dates and the search thesaurus take 497 KiB, again no library added. The bar allows growth of our
+ * code, not libraries. The rule readers are here only for drains run without the extraction Worker's
+ * binding; moving them out is the next saving.
  */
-export const MCP_WORKER_MAX_GZIP = 480 * 1024;
+export const MCP_WORKER_MAX_GZIP = 512 * 1024;
 
 /** Packages only the extraction Worker may hold. */
 export const HEAVY_PACKAGES = [

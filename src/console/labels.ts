@@ -9,6 +9,7 @@ export const toolLabels: Readonly<Record<string, string>> = {
   hai_revoke_session: 'ביטול הרשאת עבודה',
   approval_review: 'החלטה על בקשת אישור',
   direction_approve: 'אישור הכוונה',
+  direction_review: 'בחינת הכוונה',
   outcome_set: 'קביעת התוצאה',
   halacha_review: 'בחינת הלכה',
   final_version_ingest: 'קליטת הנוסח הסופי',
@@ -51,6 +52,7 @@ export const doneNotices: Readonly<Record<string, string>> = {
   accepted: 'הצעד הבא אושר.',
   deleted: 'התיק נמחק.',
   direction: 'ההכוונה אושרה.',
+  direction_rejected: 'ההכוונה נדחתה.',
   holding_approved: 'ההלכה אושרה.',
   holding_rejected: 'ההלכה נדחתה.',
   feedback: 'ההערה נרשמה.',
@@ -77,6 +79,7 @@ export const directionStatusLabels: Readonly<Record<string, string>> = {
   proposed: 'מוצעת',
   approved: 'מאושרת',
   superseded: 'הוחלפה',
+  rejected: 'נדחתה',
 };
 
 export const holdingStatusLabels: Readonly<Record<string, string>> = {

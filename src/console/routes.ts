@@ -287,6 +287,16 @@ export function pageRoutes(con: Hono<ConsoleEnv>, actor: OwnerActor, o: { now():
   );
 
   con.post(
+    '/directions/:id/reject',
+    ...action(
+      'direction_review',
+      (c) => ({ direction_id: c.req.param('id'), reason: form(c, 'reason') }),
+      casePage,
+      () => 'direction_rejected',
+    ),
+  );
+
+  con.post(
     '/holdings/:id/review',
     ...action(
       'halacha_review',

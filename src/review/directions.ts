@@ -19,7 +19,7 @@ export const directionOutput = z.object({
   rationale: z.string(),
   outcome: z.enum(outcomes).describe('The outcome it leads to'),
   argument_ids: z.array(z.uuid()).max(MAX_DIRECTION_ARGUMENTS).describe('The arguments it rests on'),
-  status: z.enum(directionStatuses).describe('proposed, approved (one per case) or superseded'),
+  status: z.enum(directionStatuses).describe('proposed, approved (one per case), superseded or rejected'),
   proposed_by: z.string(),
   proposed_at: z.iso.datetime(),
   approved: z
@@ -27,6 +27,10 @@ export const directionOutput = z.object({
     .nullable()
     .describe('Who approved it, when and why (kept after it is superseded)'),
   superseded_by: z.uuid().nullable().describe('The approved direction that replaced it'),
+  rejected: z
+    .object({ by: z.string(), at: z.iso.datetime(), reason: z.string() })
+    .nullable()
+    .describe('Who declined it, when and why'),
 });
 
 export type DirectionView = z.output<typeof directionOutput>;
@@ -45,6 +49,10 @@ export const directionView = (r: DirectionRow): DirectionView => ({
       ? null
       : { by: r.approvedBy, at: r.approvedAt.toISOString(), reason: r.approvalReason },
   superseded_by: r.supersededBy,
+  rejected:
+    r.rejectedBy === null || r.rejectedAt === null
+      ? null
+      : { by: r.rejectedBy, at: r.rejectedAt.toISOString(), reason: r.rejectionReason ?? '' },
 });
 
 /**

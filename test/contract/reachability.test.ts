@@ -132,6 +132,7 @@ const RECIPES: Record<string, Recipe> = {
   'block_list.case_id': deleted(),
   'block_write.case_id': deleted(() => ({ blocks: [{ kind: 'background', text: 'רקע חדש.' }] })),
   'direction_approve.direction_id': deleted(() => ({ owner_ack: true, reason: 'walk' })),
+  'direction_review.direction_id': deleted(() => ({ reason: 'walk' })),
   'direction_list.case_id': deleted(),
   'direction_propose.case_id': deleted(() => ({ outcome: 'rejection' })),
   'draft_bookmark_list.case_id': deleted(),

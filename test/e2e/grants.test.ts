@@ -60,6 +60,8 @@ describe('C7 grants and gates, C8 declared behaviour', () => {
       const expectations: Record<string, { readOnlyHint: boolean; destructiveHint: boolean }> = {
         case_create: { readOnlyHint: false, destructiveHint: false },
         case_update: { readOnlyHint: false, destructiveHint: false },
+        case_dates_set: { readOnlyHint: false, destructiveHint: false },
+        case_panel_set: { readOnlyHint: false, destructiveHint: false },
         case_delete: { readOnlyHint: false, destructiveHint: true },
         case_get: { readOnlyHint: true, destructiveHint: false },
         case_list: { readOnlyHint: true, destructiveHint: false },

@@ -125,7 +125,21 @@ describe('npm start killed mid-work, restarted on the same DATA_DIR', () => {
     const big = expectOk<{ document: { id: string } }>(
       await call('ceo', 'document_upload', { corpus: 'case', case_id: caseId, text: bigText, title: 'גדול' }),
     ).document.id;
-    await new Promise((r) => setTimeout(r, 400));
+    // Killed while its text job runs: as soon as the drain loop holds it (not after a fixed wait, which a
+    // faster reader outruns).
+    await until(
+      'the big document’s text job running',
+      async () => {
+        const env = await call('ceo', 'extraction_status', { document_id: big });
+        const held =
+          env.ok &&
+          (env.data as { jobs?: { kind: string; state: string }[] }).jobs?.some(
+            (j) => j.kind === 'document_extract' && j.state === 'running',
+          );
+        return held ? true : undefined;
+      },
+      30_000,
+    );
     await (server as SpawnedServer).kill9();
 
     await restart();

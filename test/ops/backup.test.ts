@@ -96,6 +96,16 @@ describe('backup and restore of the embedded database', () => {
       }),
     );
     expectOk(await server.call(ceo, 'case_update', { case_id: caseIds[0], title: 'גיבוי — עודכן' }));
+    // The uploads' background work is done first, so what the server holds at the snapshot is what it holds
+    // when it stops (the comparison below); the reads still run during the backup.
+    for (;;) {
+      const ran = expectOk<{ claimed: number }>(await server.call(ceo, 'extraction_run', { max_jobs: 50 }));
+      const status = expectOk<{ kinds: { pending: number; running: number; failed: number }[] }>(
+        await server.call(ceo, 'extraction_status', {}),
+      );
+      if (ran.claimed === 0 && status.kinds.every((k) => k.pending + k.running + k.failed === 0)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
     // Reads go on while the snapshot is taken; the backup is between transactions whatever runs.
     let reading = true;
     const reads = (async () => {

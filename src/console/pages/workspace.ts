@@ -103,6 +103,7 @@ ${loose.length === 0 ? '' : html`<h3>ממצאים שאינם בחלק מסוים
 export const directionsSection: Render = ({ workspace: ws, csrf, canCall, detail: { row } }) => {
   if (ws.directions.length === 0) return html`<p class="empty">טרם הוצעה הכוונה.</p>`;
   const canApprove = canCall('direction_approve');
+  const canReject = canCall('direction_review');
   return html`${ws.directions.map(
     (
       d,
@@ -111,11 +112,19 @@ export const directionsSection: Render = ({ workspace: ws, csrf, canCall, detail
 <p class="meta">מובילה ל: ${labelOf(outcomeLabels, d.outcome)} · הוצעה ע״י ${agentLabel(d.proposedBy)} ${when(d.createdAt)}</p>
 ${readable(d.rationale)}
 ${d.approvedBy === null ? '' : html`<p class="meta">אושרה ע״י ${agentLabel(d.approvedBy)} ${when(d.approvedAt)}${d.approvalReason === null ? '' : ` — ${d.approvalReason}`}</p>`}
+${d.rejectedBy === null ? '' : html`<p class="meta">נדחתה ע״י ${agentLabel(d.rejectedBy)} ${when(d.rejectedAt)} — ${d.rejectionReason ?? ''}</p>`}
 ${
   d.status === 'proposed' && canApprove
     ? html`<form class="decide" method="post" action="/console/directions/${d.id}/approve">${csrfField(csrf)}
 <input type="hidden" name="case_id" value="${row.id}">${reasonField(`direction-reason-${d.id}`, 'נימוק האישור (נשמר ביומן)')}
 <div class="buttons"><button type="submit">אישור ההכוונה</button></div></form>`
+    : ''
+}
+${
+  d.status === 'proposed' && canReject
+    ? html`<form class="decide" method="post" action="/console/directions/${d.id}/reject">${csrfField(csrf)}
+<input type="hidden" name="case_id" value="${row.id}">${reasonField(`direction-reject-${d.id}`, 'נימוק הדחייה (יוצג לסוכנים)')}
+<div class="buttons"><button type="submit" class="secondary">דחיית ההכוונה</button></div></form>`
     : ''
 }
 </article>`,

@@ -7,7 +7,7 @@ import { cases } from './cases.ts';
 import { createdAt, timestamptz } from './columns.ts';
 import { outcomes } from './vocabulary.ts';
 
-export const directionStatuses = ['proposed', 'approved', 'superseded'] as const;
+export const directionStatuses = ['proposed', 'approved', 'superseded', 'rejected'] as const;
 export type DirectionStatus = (typeof directionStatuses)[number];
 
 /**
@@ -37,6 +37,10 @@ export const directions = pgTable(
     approvalReason: text('approval_reason'),
     supersededAt: timestamptz('superseded_at'),
     supersededBy: uuid('superseded_by'),
+    /** The owner who declined a proposed direction, when and why (cleared if it is approved later). */
+    rejectedBy: text('rejected_by'),
+    rejectedAt: timestamptz('rejected_at'),
+    rejectionReason: text('rejection_reason'),
   },
   (t) => [
     unique('directions_content').on(t.caseId, t.contentHash),
