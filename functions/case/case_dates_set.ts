@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseFieldsKey, caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import {
   dateFields,
   datesOutput,
@@ -14,7 +14,6 @@ import {
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
-import { stableStringify } from '../../src/contract/hash.ts';
 
 export const case_dates_set = defineTool({
   name: 'case_dates_set',
@@ -48,11 +47,7 @@ export const case_dates_set = defineTool({
     changed: z.array(z.enum(dateFields)).max(dateFields.length),
   }),
   mutates: 'write',
-  // Setting dates is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
-  idempotencyKey: {
-    describe: 'case_id + the fields given',
-    of: (input) => `${input.case_id}:${stableStringify(input)}`,
-  },
+  idempotencyKey: caseFieldsKey,
   setSemantics: true,
   async run({ ctx, input }) {
     const { case_id, clear, ...given } = input;

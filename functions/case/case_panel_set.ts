@@ -1,10 +1,9 @@
 import * as z from 'zod';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
+import { caseFieldsKey, caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
 import { panelOutput, panelView, refuseArchived, setPanel } from '../../src/cases/schedule.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg } from '../../src/contract/errors.ts';
-import { stableStringify } from '../../src/contract/hash.ts';
 import { panelRoles } from '../../src/db/schema/cases.ts';
 
 const name = (what: string) => z.string().trim().min(2).max(200).describe(what);
@@ -47,11 +46,7 @@ export const case_panel_set = defineTool({
     changed: z.array(z.enum(['members', 'deciding_appraiser'])).max(2),
   }),
   mutates: 'write',
-  // Setting the panel is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
-  idempotencyKey: {
-    describe: 'case_id + the fields given',
-    of: (input) => `${input.case_id}:${stableStringify(input)}`,
-  },
+  idempotencyKey: caseFieldsKey,
   setSemantics: true,
   async run({ ctx, input }) {
     const clearing = input.clear_deciding_appraiser === true;

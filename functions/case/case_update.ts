@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { caseIdInput, liveCase, loadLiveCase } from '../../src/cases/live.ts';
+import { caseFieldsKey, caseIdInput, liveCase, loadLiveCase } from '../../src/cases/live.ts';
 import { practiceAreaOf } from '../../src/cases/practice_areas.ts';
 import { caseFields, caseOutput, caseStatusInput, caseView } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 import { invalidArg, ToolError } from '../../src/contract/errors.ts';
-import { stableStringify } from '../../src/contract/hash.ts';
 import { and, eq, ne } from '../../src/db/orm.ts';
 import { cases } from '../../src/db/schema/cases.ts';
 
@@ -26,11 +25,7 @@ export const case_update = defineTool({
     changed: z.array(z.string()).max(20).describe('The fields this call set'),
   }),
   mutates: 'write',
-  // Setting fields is idempotent by itself; the key only makes a concurrent duplicate wait (in_progress).
-  idempotencyKey: {
-    describe: 'case_id + the fields given',
-    of: (input) => `${input.case_id}:${stableStringify(input)}`,
-  },
+  idempotencyKey: caseFieldsKey,
   setSemantics: true,
   async run({ ctx, input }) {
     const { case_id, ...changes } = input;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ToolError } from '../contract/errors.ts';
+import { stableStringify } from '../contract/hash.ts';
 import { and, eq, isNull } from '../db/orm.ts';
 import { type CaseRow, cases } from '../db/schema/cases.ts';
 import type { Db } from '../db/types.ts';
@@ -30,3 +31,12 @@ export async function loadLiveCase(db: Db, id: string): Promise<CaseRow> {
   }
   return row;
 }
+
+/**
+ * The idempotency key of a tool that sets fields of a case (case_update, case_dates_set, case_panel_set):
+ * setting is idempotent by itself, so the key only makes a concurrent duplicate wait (in_progress).
+ */
+export const caseFieldsKey = {
+  describe: 'case_id + the fields given',
+  of: (input: { case_id: string }) => `${input.case_id}:${stableStringify(input)}`,
+};

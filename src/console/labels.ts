@@ -1,5 +1,6 @@
 // Hebrew names for what the console shows: tools the owner decides about, states, case stages. A tool
 // without a label here is shown by its name (tools added later still render).
+import { blockHeadings } from '../drafting/blocks.ts';
 export const toolLabels: Readonly<Record<string, string>> = {
   case_delete: 'מחיקת תיק',
   hai_bind_project: 'קישור פרויקט להתקן',
@@ -103,13 +104,8 @@ export const feedbackKindLabels: Readonly<Record<string, string>> = {
 
 /** The kinds of blocks by what the decision calls them (the header and signature have no heading of their own). */
 export const blockKindLabels: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(Object.entries(blockHeadings).filter(([, heading]) => heading !== null)),
   header: 'כותרת ההחלטה',
-  background: 'רקע',
-  appellant_claims: 'טענות העוררים',
-  respondent_claims: 'טענות המשיבה',
-  discussion: 'דיון והכרעה',
-  outcome: 'סוף דבר',
-  costs: 'הוצאות',
   signature: 'חתימה',
 };
 

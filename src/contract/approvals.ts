@@ -66,20 +66,18 @@ export async function openApprovalGate(
   }
   record.approvalId = approvalId;
   const now = ctx.now();
+  /** This approval, for this agent, this tool and these arguments. */
+  const sameCall = and(
+    eq(ownerApprovals.id, approvalId),
+    eq(ownerApprovals.agent, ctx.agent),
+    eq(ownerApprovals.tool, tool),
+    eq(ownerApprovals.argsSha256, hash),
+  );
   // One statement decides and consumes: two retries racing with one approval cannot both get through.
   const used = await ctx.db
     .update(ownerApprovals)
     .set({ state: 'used', usedAt: now, usedRequestId: ctx.requestId })
-    .where(
-      and(
-        eq(ownerApprovals.id, approvalId),
-        eq(ownerApprovals.agent, ctx.agent),
-        eq(ownerApprovals.tool, tool),
-        eq(ownerApprovals.argsSha256, hash),
-        eq(ownerApprovals.state, 'approved'),
-        gt(ownerApprovals.expiresAt, now),
-      ),
-    )
+    .where(and(sameCall, eq(ownerApprovals.state, 'approved'), gt(ownerApprovals.expiresAt, now)))
     .returning({ reason: ownerApprovals.decisionReason, owner: ownerApprovals.decidedByName });
   const row = used[0];
   if (row !== undefined) return { ack: { ack: true, reason: row.reason, approvalId, owner: row.owner } };
@@ -91,16 +89,7 @@ export async function openApprovalGate(
         owner: ownerApprovals.decidedByName,
       })
       .from(ownerApprovals)
-      .where(
-        and(
-          eq(ownerApprovals.id, approvalId),
-          eq(ownerApprovals.agent, ctx.agent),
-          eq(ownerApprovals.tool, tool),
-          eq(ownerApprovals.argsSha256, hash),
-          eq(ownerApprovals.state, 'used'),
-          isNotNull(ownerApprovals.result),
-        ),
-      )
+      .where(and(sameCall, eq(ownerApprovals.state, 'used'), isNotNull(ownerApprovals.result)))
       .limit(1)
   )[0];
   if (done?.result !== undefined && done.result !== null) {
