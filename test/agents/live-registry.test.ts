@@ -13,8 +13,18 @@ describe('the grant check against the live registry', () => {
     // tools are the console's (the owner principal holds them), and no agent may hold them.
     const granted = new Set([...grants.values()].flatMap((g) => [...g]));
     const ownerOnly = tools.filter((t) => t.ownerOnly === true).map((t) => t.name);
-    expect(ownerOnly.sort()).toEqual(['approval_review', 'hai_confirm_criterion', 'hai_revoke_session']);
-    expect(tools.map((t) => t.name).filter((n) => !granted.has(n))).toEqual(ownerOnly);
+    expect(ownerOnly.sort()).toEqual([
+      'approval_review',
+      'direction_review',
+      'hai_confirm_criterion',
+      'hai_revoke_session',
+    ]);
+    expect(
+      tools
+        .map((t) => t.name)
+        .filter((n) => !granted.has(n))
+        .sort(),
+    ).toEqual(ownerOnly);
     for (const name of ownerOnly) expect(granted.has(name), name).toBe(false);
   });
 

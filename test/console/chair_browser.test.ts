@@ -154,7 +154,8 @@ describeWithChromium('the chair’s workspace in Chromium', () => {
     await expect(card.textContent()).resolves.toMatch(
       new RegExp(`${DIRECTION.title}[\\s\\S]*מוצעת[\\s\\S]*${DIRECTION.rationale.slice(0, 20)}`),
     );
-    await card.locator('input[name=reason]').fill('ההכוונה מקובלת עליי');
+    // The card has two forms, approve and decline, each with its own reason.
+    await card.locator(`#direction-reason-${cc.directionIds[0]}`).fill('ההכוונה מקובלת עליי');
     await card.getByRole('button', { name: 'אישור ההכוונה' }).click();
     await page.waitForURL(`${s.url}/console/cases/${cc.caseId}?done=direction`);
     await expect(page.locator('[role=status]').textContent()).resolves.toBe('ההכוונה אושרה.');
