@@ -1,18 +1,9 @@
 import * as z from 'zod';
-import { candidateOutput, scheduleCandidates } from '../../src/cases/candidates.ts';
-import { caseIdInput, loadLiveCase } from '../../src/cases/live.ts';
-import {
-  datesOutput,
-  datesView,
-  deadlineOf,
-  deadlineOutput,
-  loadDates,
-  loadPanel,
-  localDay,
-  panelOutput,
-  panelView,
-} from '../../src/cases/schedule.ts';
-import { caseOutput, caseView } from '../../src/cases/views.ts';
+import { candidateOutput } from '../../src/cases/candidates.ts';
+import { readCaseFile } from '../../src/cases/case_file.ts';
+import { caseIdInput } from '../../src/cases/live.ts';
+import { datesOutput, deadlineOutput, panelOutput } from '../../src/cases/schedule.ts';
+import { caseOutput } from '../../src/cases/views.ts';
 import { defineTool } from '../../src/contract/define.ts';
 import { ok } from '../../src/contract/envelope.ts';
 
@@ -33,24 +24,7 @@ export const case_get = defineTool({
   }),
   mutates: false,
   async run({ ctx, input }) {
-    const c = await loadLiveCase(ctx.db, input.case_id);
-    const dates = datesView(await loadDates(ctx.db, c.id));
-    const panel = panelView(await loadPanel(ctx.db, c.id));
-    const deadline = deadlineOf(
-      dates.decision_due_date,
-      localDay(ctx.now()),
-      c.status === 'decided' || c.status === 'archived',
-    );
-    const candidates = await scheduleCandidates(ctx.db, c.id, dates, panel);
-    return ok(
-      { case: caseView(c), dates, panel, deadline, candidates },
-      [
-        `Case ${c.caseNumber}`,
-        ...(deadline?.warning ? [deadline.warning] : []),
-        ...(candidates.length > 0
-          ? [`${candidates.length} candidate date(s)/name(s) from the documents`]
-          : []),
-      ].join('; '),
-    );
+    const { data, message } = await readCaseFile(ctx.db, input.case_id, ctx.now());
+    return ok(data, message);
   },
 });
