@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compilePgliteWasm } from '../src/db/pglite_wasm.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const cacheDir = join(root, 'node_modules', '.cache', 'chambers');
@@ -106,5 +107,8 @@ async function ensureBundle(): Promise<boolean> {
   }
 }
 
+// The embedded database's engine compiles on V8's background threads while the entry's modules load.
+// A failure is not handled here: the open awaits the same promise and reports it.
+if (!process.env.DATABASE_URL) compilePgliteWasm().catch(() => {});
 if (process.env.CHAMBERS_BUNDLE !== '0' && (await ensureBundle())) await import(pathToFileURL(bundle).href);
 else await import('./node.ts');
