@@ -2,7 +2,7 @@
  * Start-up and memory of the Node server (part of `npm run bench`; alone: `node bench/startup.ts`): the
  * server started once on a fresh data directory (the database, its tokens and the bundle), then STARTUP_RUNS
  * (5) interleaved rounds on that existing directory, each timing spawn → the first answered tools/list for
- * `npm start` itself, `node entry/start.ts` (the bundled entry npm runs) and `node entry/node.ts` (unbundled),
+ * `npm start` itself, `node entry/start.mjs` (the bundled entry npm runs) and `node entry/node.ts` (unbundled),
  * beside two baselines of the same round: `node -e` (boot to exit) and a bare PGlite open as it ships, plus one
  * query, on the same directory. Medians, the ratios to the bare open, and the server's own start-up line of
  * the median run are printed. Then, in the last run, the process's RSS idle and after 10,000 mixed calls
@@ -22,8 +22,8 @@ const CALLS = Number(process.env.STARTUP_CALLS ?? 10_000);
 type Variant = 'bundled' | 'unbundled' | 'npm';
 
 /**
- * What `npm start` runs: entry/start.ts, the bundled entry; `unbundled` is entry/node.ts as it is, `npm` the
- * command itself (npm, its Node-version check, then entry/start.ts), in its own process group so a stop
+ * What `npm start` runs: entry/start.mjs, the bundled entry; `unbundled` is entry/node.ts as it is, `npm` the
+ * command itself (npm, its Node-version check, then entry/start.mjs), in its own process group so a stop
  * reaches the server and not only npm.
  */
 function start(dataDir: string, port: number, variant: Variant = 'bundled') {
@@ -36,7 +36,7 @@ function start(dataDir: string, port: number, variant: Variant = 'bundled') {
           stdio: ['ignore', 'pipe', 'pipe'],
           detached: true,
         })
-      : spawn(process.execPath, [variant === 'bundled' ? 'entry/start.ts' : 'entry/node.ts'], {
+      : spawn(process.execPath, [variant === 'bundled' ? 'entry/start.mjs' : 'entry/node.ts'], {
           cwd: root,
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -204,7 +204,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
       `\nStart-up on an existing data directory, spawn → first answered tools/list, medians of ${RUNS} interleaved runs (goal ≤ 1000 ms for npm start):`,
     );
     console.log(`  npm start                      ${m.npm.toFixed(0)} ms (runs: ${runs(times.npm)})`);
-    console.log(`  node entry/start.ts (bundled)  ${median.toFixed(0)} ms (runs: ${runs(times.bundled)})`);
+    console.log(`  node entry/start.mjs (bundled)  ${median.toFixed(0)} ms (runs: ${runs(times.bundled)})`);
     console.log(
       `  node entry/node.ts (unbundled) ${m.unbundled.toFixed(0)} ms (runs: ${runs(times.unbundled)})`,
     );

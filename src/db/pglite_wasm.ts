@@ -1,9 +1,10 @@
-// PGlite's engine (a 9 MB wasm) compiled once per process, started as early as possible: `npm start` begins
-// it before loading the bundled entry, so the compile runs on V8's background threads while the main thread
-// loads modules, and the database opens on an engine already compiled.
+// PGlite's engine (a 9 MB wasm) compiled once per process, started as early as possible: `npm start`
+// (entry/start.mjs, plain JavaScript, so it sets the same key itself) begins it before loading the bundled
+// entry, so the compile runs on V8's background threads while the main thread loads modules, and the
+// database opens on an engine already compiled.
 import { readFile } from 'node:fs/promises';
 
-/** One compile per process, shared by entry/start.ts and the bundle (each has its own copy of this module). */
+/** One compile per process, shared by entry/start.mjs and the bundle (which has its own copy of this module). */
 const KEY = Symbol.for('chambers.pgliteWasm');
 type Holder = { [KEY]?: Promise<WebAssembly.Module> };
 

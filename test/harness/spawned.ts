@@ -32,8 +32,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** Waits for "listening" (default); false returns at once (a start expected to fail). */
   wait?: boolean;
-  /** The script run: entry/node.ts by default; entry/start.ts is what `npm start` runs (the bundled entry). */
-  entry?: 'entry/node.ts' | 'entry/start.ts';
+  /** The script run: entry/node.ts by default; entry/start.mjs is what `npm start` runs (the bundled entry). */
+  entry?: 'entry/node.ts' | 'entry/start.mjs';
 }
 
 // The caller's own store settings must not leak into a server that is meant to use its DATA_DIR.

@@ -55,12 +55,12 @@ describe('npm start prints the line on every start', () => {
   it('on a fresh data directory and again on the same one, where the first answer is a real one', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'chambers-startup-line-'));
     dirs.push(dataDir);
-    const first = await spawnServer({ dataDir, entry: 'entry/start.ts' });
+    const first = await spawnServer({ dataDir, entry: 'entry/start.mjs' });
     const { ceo } = firstStartTokens(first.output());
     line(first.output());
     await first.stop();
 
-    const second = await spawnServer({ dataDir, entry: 'entry/start.ts' });
+    const second = await spawnServer({ dataDir, entry: 'entry/start.mjs' });
     try {
       line(second.output());
       expect(second.output()).not.toContain('First start');
