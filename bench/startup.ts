@@ -204,7 +204,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
       `\nStart-up on an existing data directory, spawn → first answered tools/list, medians of ${RUNS} interleaved runs (goal ≤ 1000 ms for npm start):`,
     );
     console.log(`  npm start                      ${m.npm.toFixed(0)} ms (runs: ${runs(times.npm)})`);
-    console.log(`  node entry/start.mjs (bundled)  ${median.toFixed(0)} ms (runs: ${runs(times.bundled)})`);
+    console.log(`  node entry/start.mjs (bundled) ${median.toFixed(0)} ms (runs: ${runs(times.bundled)})`);
     console.log(
       `  node entry/node.ts (unbundled) ${m.unbundled.toFixed(0)} ms (runs: ${runs(times.unbundled)})`,
     );
