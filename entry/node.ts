@@ -75,13 +75,14 @@ const stores = await openNodeStores(
   {
     onCreated: (where) => console.log(`Created the ${where} (it did not exist).`),
     onKvDown: (message) => console.error(message),
+    onPhase: (phase) => startup.mark(phase),
   },
 ).catch(async (e: unknown) => {
   console.error(e instanceof DatabaseSetupError ? e.message : e);
   await lock?.release();
   process.exit(1);
 });
-startup.mark('stores');
+startup.mark('kv');
 const agents = await loadAgentsFromDir('agents');
 // Documents are parsed, and the extractors' rules run, in worker threads, off the thread that answers the
 // agents (src/documents/reader_pool.ts).

@@ -7,6 +7,7 @@ import { createUpstashKv } from '../kv/upstash.ts';
 import { type DatabaseTarget, databaseTarget, ensurePostgresDatabase } from './ensure.ts';
 import { migrateDb } from './migrate.ts';
 import { openPglite } from './pglite.ts';
+import { compilePgliteWasm } from './pglite_wasm.ts';
 import { openPostgres } from './postgres.ts';
 import { KV_TIMEOUT_MS } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
@@ -33,6 +34,8 @@ export async function openNodeStores(
     onCreated?: (where: string) => void;
     /** Told once, at start, when the key-value store does not answer (the server still starts). */
     onKvDown?: (message: string) => void;
+    /** Called as each step ends: `database` (opened), `migrations` (checked or applied); the start-up line. */
+    onPhase?: (phase: 'database' | 'migrations') => void;
   } = {},
 ): Promise<NodeStores> {
   let handle: DbHandle;
@@ -47,11 +50,14 @@ export async function openNodeStores(
     await mkdir(dataDir, { recursive: true });
     handle = await openPglite({
       dataDir: `${dataDir}/pglite`,
+      wasmModule: await compilePgliteWasm(),
       ...(options.onQuery ? { onQuery: options.onQuery } : {}),
     });
     where = `embedded PGlite in ${dataDir}`;
   }
+  options.onPhase?.('database');
   await migrateDb(handle);
+  options.onPhase?.('migrations');
   const upstashUrl = env.UPSTASH_REDIS_REST_URL;
   const upstashToken = env.UPSTASH_REDIS_REST_TOKEN;
   const kv =

@@ -32,6 +32,8 @@ export interface SpawnOptions {
   env?: Record<string, string | undefined>;
   /** Waits for "listening" (default); false returns at once (a start expected to fail). */
   wait?: boolean;
+  /** The script run: entry/node.ts by default; entry/start.mjs is what `npm start` runs (the bundled entry). */
+  entry?: 'entry/node.ts' | 'entry/start.mjs';
 }
 
 // The caller's own store settings must not leak into a server that is meant to use its DATA_DIR.
@@ -49,7 +51,7 @@ export async function spawnServer(o: SpawnOptions): Promise<SpawnedServer> {
   const port = o.port ?? (await freePort());
   const base: Record<string, string | undefined> = { ...process.env };
   for (const k of cleared) delete base[k];
-  const child = spawn(process.execPath, ['entry/node.ts'], {
+  const child = spawn(process.execPath, [o.entry ?? 'entry/node.ts'], {
     cwd: root,
     env: { LOG_LEVEL: 'warn', ...base, DATA_DIR: o.dataDir, PORT: String(port), ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],

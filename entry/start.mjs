@@ -1,12 +1,16 @@
-// `npm start`: the Node entry (entry/node.ts) run from one bundled file. Loading ~700 modules one by one (our
+// `npm start`: the Node entry (entry/node.ts) run from one bundled file. This launcher is plain JavaScript:
+// the first .ts file a process loads starts Node's type stripper, a fixed cost the bundle itself never needs. Loading ~700 modules one by one (our
 // TypeScript, stripped file by file, and the many files of zod, drizzle, yaml, hono and the MCP SDK) was most
 // of the time to the first answer; one file loads in a fraction of it. The bundle is built with esbuild into
 // node_modules/.cache/chambers/ on the first start and again whenever one of its inputs is newer than it;
 // without esbuild (a production install without dev dependencies), or with CHAMBERS_BUNDLE=0, the entry runs
 // unbundled, exactly as before.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+// Node 20 cannot run the .ts entry at all: its version is checked first, in this process (no prestart hook).
+import '../scripts/require_node22.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const cacheDir = join(root, 'node_modules', '.cache', 'chambers');
@@ -30,17 +34,19 @@ const BUNDLED = new Set([
   'saxes',
 ]);
 
-const packageOf = (specifier: string) =>
+/** @param {string} specifier */
+const packageOf = (specifier) =>
   specifier
     .split('/')
     .slice(0, specifier.startsWith('@') ? 2 : 1)
     .join('/');
 
 /** Whether the bundle is newer than every input it was built from (and than the lock file). */
-function fresh(): boolean {
+function fresh() {
   if (!existsSync(bundle) || !existsSync(inputsFile)) return false;
   const built = statSync(bundle).mtimeMs;
-  const inputs = JSON.parse(readFileSync(inputsFile, 'utf8')) as string[];
+  /** @type {string[]} */
+  const inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
   return ['package-lock.json', ...inputs].every((p) => {
     try {
       return statSync(join(root, p)).mtimeMs <= built;
@@ -50,7 +56,7 @@ function fresh(): boolean {
   });
 }
 
-async function build(): Promise<void> {
+async function build() {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [join(root, 'entry', 'node.ts')],
@@ -94,7 +100,7 @@ async function build(): Promise<void> {
 }
 
 /** Builds the bundle when stale; false when it cannot be (no esbuild, a build error: said in one line). */
-async function ensureBundle(): Promise<boolean> {
+async function ensureBundle() {
   if (fresh()) return true;
   try {
     await build();
@@ -106,5 +112,16 @@ async function ensureBundle(): Promise<boolean> {
   }
 }
 
+// The embedded database's engine compiles on V8's background threads while the entry's modules load; the
+// open takes it from here (src/db/pglite_wasm.ts, the same key). A failure is not handled here: the open
+// awaits the same promise and reports it.
+if (!process.env.DATABASE_URL) {
+  const key = Symbol.for('chambers.pgliteWasm');
+  const compiled = readFile(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite'))).then(
+    (bytes) => WebAssembly.compile(bytes),
+  );
+  compiled.catch(() => {});
+  Object.assign(globalThis, { [key]: compiled });
+}
 if (process.env.CHAMBERS_BUNDLE !== '0' && (await ensureBundle())) await import(pathToFileURL(bundle).href);
 else await import('./node.ts');
