@@ -4,8 +4,8 @@
  * when reachable (a scratch database, created and dropped). The first documents go through the real path
  * (createDocument + extractAndIndexDocument); the rest are written as the pipeline writes them (chunkPages,
  * the same rows and vocabulary) in bulk, timed as "time to index". At each scale the same queries run by
- * the ranked search, by the baseline query path beside it (before spelling keys, the thesaurus and the tuning:
- * baselineQuery with BASELINE_TUNING) and by a sequential ILIKE scan, alternating in the same run; prints
+ * the ranked search, by the baseline query path beside it (the ranked query before its staged ranking, kept in
+ * bench/search_baseline.ts: same words and tuning) and by a sequential ILIKE scan, alternating in the same run; prints
  * p50/p99 of each, the after/before ratio, the ILIKE ratio, the index sizes, and EXPLAIN ANALYZE of the slowest ranked query on PostgreSQL at the largest
  * scale (BENCH_SEARCH_STACKS=pglite,pg picks the stacks). Returns the key=value pairs for the `bench:` line.
  */
@@ -16,13 +16,14 @@ import { openPglite } from '../src/db/pglite.ts';
 import { documentChunks, documents, searchTerms } from '../src/db/schema/documents.ts';
 import { type Db, type DbHandle, rowsOf } from '../src/db/types.ts';
 import { createDocument, extractAndIndexDocument } from '../src/documents/pipeline.ts';
-import { normalizeHebrew, prefixStripped, tokens } from '../src/hebrew/text.ts';
+import { normalizeHebrew, tokens } from '../src/hebrew/text.ts';
 import { chunkPages } from '../src/search/chunk.ts';
-import { analyzeQuery, type QueryTerms, STOP_WORDS } from '../src/search/normalize.ts';
-import { BASELINE_TUNING, MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
+import { analyzeQuery } from '../src/search/normalize.ts';
+import { MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks, searchSettings } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';
 import { serviceUrls } from '../test/harness/services.ts';
 import { scratchPostgres } from './scratch.ts';
+import { baselineSearch } from './search_baseline.ts';
 
 const SCALES = (process.env.BENCH_SEARCH_SCALES ?? '10000,100000').split(',').map(Number);
 const PAGES_PER_DOCUMENT = 40;
@@ -172,28 +173,9 @@ const scanQuery = (db: Db, q: string) => {
 const ranked = (db: Db, q: string) =>
   searchChunks(db, { corpus: 'library' }, analyzeQuery(q), { limit: 20, offset: 0 });
 
-/**
- * The query path before spelling keys, the thesaurus and the tuning: each word by its normalised and
- * prefix-stripped forms only, no expansions, BASELINE_TUNING. Measured beside the current path in the same run.
- */
-function baselineQuery(q: string): QueryTerms {
-  const a = analyzeQuery(q);
-  return {
-    text: a.text,
-    words: a.words.map((w) => ({
-      ...w,
-      forms: [w.surface, ...prefixStripped(w.surface).filter((f) => !STOP_WORDS.has(f))],
-    })),
-  };
-}
+/** The query path before the staged ranking (bench/search_baseline.ts), measured beside it in the same run. */
 const baseline = (db: Db, q: string) =>
-  searchChunks(
-    db,
-    { corpus: 'library' },
-    baselineQuery(q),
-    { limit: 20, offset: 0 },
-    { tuning: BASELINE_TUNING },
-  );
+  baselineSearch(db, { corpus: 'library' }, analyzeQuery(q), { limit: 20, offset: 0 });
 
 async function measure(db: Db, label: string, chunks: number, indexSeconds: number) {
   for (const q of queries) {
@@ -312,9 +294,9 @@ export async function runSearchBench(): Promise<Record<string, string>> {
         { text: q.text, words: q.words.slice(0, MAX_RANKED_QUERY_WORDS) },
         { limit: 20, offset: 0 },
       );
-      // As searchChunks runs it: in a transaction with index scans forced.
+      // As searchChunks runs it: in a transaction with its settings (index scans forced, no parallel workers).
       const plan = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(searchSettings);
         return rowsOf<{ 'QUERY PLAN': string }>(
           await tx.execute(sql`explain (analyze, buffers, costs off) ${query}`),
         );

@@ -52,11 +52,11 @@ export interface ChunkHit {
 export const MAX_RANKED = 250;
 /**
  * How much of the work each query does: stage 1 keeps at most `pool` chunks by coverage (how many query words
- * they have), counted from the index alone; only these are scored from their stored tsvectors (two detoasted
- * per chunk, the main cost). Within the same coverage the pool takes chunks in document order: a very common
- * word (in more chunks than this) is ranked among a sample of them. The best `rerank` by full-text score are
- * re-ranked with trigram similarity (a pass over each one's text, ~0.13 ms a chunk on PostgreSQL and the
- * second cost in EXPLAIN ANALYZE).
+ * they have), counted from the index alone; of these, only the ones that can still reach the page are scored
+ * from their stored tsvectors (two detoasted per chunk). Within the same coverage the pool takes chunks in
+ * document order: a very common word (in more chunks than this) is ranked among a sample of them. The best
+ * `rerank` by full-text score are re-ranked with trigram similarity (a pass over each one's text, ~0.1–0.25 ms
+ * a chunk on PostgreSQL).
  */
 export interface RankTuning {
   pool: number;
@@ -65,11 +65,9 @@ export interface RankTuning {
 
 /**
  * The tuning searches use: a pool of exactly MAX_RANKED (every chunk scored can be paged to, none is scored in
- * vain) and a re-rank of the first two pages of 10. The known-answer tests are the same as with the baseline.
+ * vain) and a re-rank of the first two pages of 10.
  */
 export const RANK_TUNING: RankTuning = { pool: MAX_RANKED, rerank: 20 };
-/** The tuning before it (pool 400, re-rank 30): what `npm run bench` measures beside it. */
-export const BASELINE_TUNING: RankTuning = { pool: 400, rerank: 30 };
 /** Stage 1's pool (RANK_TUNING.pool). */
 export const CANDIDATE_POOL = RANK_TUNING.pool;
 
@@ -124,9 +122,7 @@ export async function searchChunks(
   const rows = await db.transaction(async (tx) => {
     // One statement for both settings (a round trip each otherwise). A parallel plan's workers cost more to
     // start than the few thousand index hits they would share.
-    await tx.execute(
-      sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`,
-    );
+    await tx.execute(searchSettings);
     return rowsOf<Row>(await tx.execute(ranked));
   });
   if (rows.length === 0 && !options.fuzzy) {
@@ -169,7 +165,76 @@ export async function searchChunks(
   }));
 }
 
-/** The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS. */
+/** The settings searchChunks runs its ranked query with, in its transaction (the bench explains under them). */
+export const searchSettings = sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`;
+
+/**
+ * ts_rank is below 0.1 for any chunk and query (Σ 1/i² < π²/6, and normalisation 1 divides by log2(length + 1)
+ * ≥ 1), so a chunk's rank part (ts_rank + half the surface ts_rank) is below 0.15; float4 rounding is the margin.
+ * A chunk whose coverage share is this much below the K-th best cannot reach the first K: it is never scored.
+ */
+const RANK_SPREAD = 0.16;
+/** Coverage tiers are searched as GIN queries («at least k of the words») up to this many query words. */
+const TIER_MAX_WORDS = 6;
+/** …and while no tier's query needs more alternatives than this (each a conjunction of words or expansions). */
+const TIER_MAX_ALTERNATIVES = 32;
+
+/**
+ * The query's coverage groups, as the per-word lookups count them: a word alone, or a thesaurus expansion's
+ * span (its words, and the expansion worth them all). A group's score is the most of (the weights of its words
+ * present, the expansion's weight if present); coverage is the sum over groups.
+ */
+interface CoverageGroup {
+  words: { tsq: string; weight: number }[];
+  expansion?: { tsq: string; weight: number };
+}
+
+/** The alternatives (each a conjunction of lookups) for «coverage ≥ k», or null when there are too many. */
+function atLeast(groups: readonly CoverageGroup[], k: number): string[][] | null {
+  let combos: { conds: string[]; value: number }[] = [{ conds: [], value: 0 }];
+  for (const g of groups) {
+    const options: { conds: string[]; value: number }[] = [];
+    for (let mask = 0; mask < 1 << g.words.length; mask++) {
+      const chosen = g.words.filter((_, i) => (mask >> i) & 1);
+      options.push({ conds: chosen.map((w) => w.tsq), value: chosen.reduce((s, w) => s + w.weight, 0) });
+    }
+    if (g.expansion !== undefined) options.push({ conds: [g.expansion.tsq], value: g.expansion.weight });
+    combos = combos.flatMap((c) =>
+      options.map((o) => ({ conds: [...c.conds, ...o.conds], value: c.value + o.value })),
+    );
+    if (combos.length > 4096) return null;
+  }
+  const enough = combos.filter((c) => c.value >= k).map((c) => [...new Set(c.conds)].sort());
+  // Only the minimal ones: an alternative that has all of another's conditions finds nothing more.
+  const minimal = enough.filter(
+    (c, i) =>
+      !enough.some(
+        (o, j) =>
+          j !== i && o.length <= c.length && o.every((x) => c.includes(x)) && (o.length < c.length || j < i),
+      ),
+  );
+  return minimal.length > TIER_MAX_ALTERNATIVES ? null : minimal;
+}
+
+const alternativesTsquery = (alternatives: readonly string[][]) =>
+  alternatives.map((a) => `(${a.map((x) => `(${x})`).join(' & ')})`).join(' | ');
+
+/**
+ * The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS.
+ * Its stages, each bounded:
+ * 1. the pool: the best `pool` chunks in scope by coverage (ties in document order), from the GIN index and the
+ *    rows' keys alone. For a query of up to TIER_MAX_WORDS unweighted words, by tiers: «all the words», then
+ *    «all but one»…, each one GIN query, until a tier has `pool` chunks (only those chunks' rows are read, not
+ *    every hit of every word). Otherwise the full tier, then, when it is short of `pool`, one lookup per word
+ *    (and per expansion) counted per chunk (weighted for like_case_id);
+ * 2. only the pooled chunks that can still reach the first K = max(offset + limit, rerank) are scored from
+ *    their stored tsvectors (two detoasted each, the main cost): coverage share + ts_rank of all forms + half the
+ *    ts_rank of the surface words; the best K kept;
+ * 3. the best `rerank` of those add 0.3 × word_similarity of the query to their text (only for a page that can
+ *    show them: past them the order is the score's);
+ * 4. the page's rows only are joined for their fields.
+ * The page is the same as scoring the whole pool and ordering it all: paging stays consistent.
+ */
 export function rankedSql(
   filter: SearchFilter,
   q: QueryTerms,
@@ -178,6 +243,7 @@ export function rankedSql(
 ) {
   const words = q.words;
   const limit = Math.min(page.limit, MAX_RANKED - page.offset);
+  const depth = Math.max(page.offset + limit, tuning.rerank);
   const anyForm = sql`to_tsquery('simple', ${anyFormTsquery(q)})`;
   const scope = sql`d.corpus = ${filter.corpus} and d.status = 'ready'${
     filter.caseId === undefined ? sql`` : sql` and d.case_id = ${filter.caseId}`
@@ -197,78 +263,185 @@ export function rankedSql(
   });
   const lookup = (tsq: string, extra: SQL) =>
     sql`select c.document_id, c.chunk_index${extra} from document_chunks c where c.tsv @@ to_tsquery('simple', ${tsq})`;
-  // One GIN lookup per query word (and per expansion): which chunks in scope have it, in any form. Only the
-  // index and the rows' keys are read, never a stored tsvector (detoasting one per matching chunk was the cost).
-  // Weighted (like_case_id's words by rarity) or with expansions: each lookup carries its span and weight.
   const weighted = expansions.length > 0 || words.some((w) => w.weight !== undefined);
   const weightOf = (w: QueryTerms['words'][number]) => w.weight ?? 1;
   const total = words.reduce((sum, w) => sum + weightOf(w), 0);
   const spanWeight = expansions.map((_, i) =>
     words.filter((w) => spanOf.get(w.surface) === i).reduce((sum, w) => sum + weightOf(w), 0),
   );
-  const perWord = !weighted
-    ? sql.join(
-        words.map((w) => lookup(wordTsquery(w.forms), sql``)),
-        sql` union all `,
-      )
-    : sql.join(
-        [
-          ...words.map((w, i) =>
-            lookup(
-              wordTsquery(w.forms),
-              sql`, ${spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i}::int as span, ${weightOf(w)}::float8 as weight, false as expansion`,
+  const spanKey = (w: QueryTerms['words'][number], i: number) =>
+    spanOf.has(w.surface) ? -1 - (spanOf.get(w.surface) ?? 0) : i;
+
+  const groupsByKey = new Map<number, CoverageGroup>();
+  const group = (key: number) => {
+    const g = groupsByKey.get(key) ?? { words: [] };
+    groupsByKey.set(key, g);
+    return g;
+  };
+  words.forEach((w, i) => {
+    group(spanKey(w, i)).words.push({ tsq: wordTsquery(w.forms), weight: weightOf(w) });
+  });
+  expansions.forEach((e, i) => {
+    group(-1 - i).expansion = { tsq: expansionTsquery(e), weight: spanWeight[i] || 1 };
+  });
+  const groups = [...groupsByKey.values()];
+  const best = (g: CoverageGroup) =>
+    Math.max(
+      g.words.reduce((s, w) => s + w.weight, 0),
+      g.expansion?.weight ?? 0,
+    );
+  const fullCoverage = groups.reduce((s, g) => s + best(g), 0);
+  // The full tier: every group at its best (all its words, or its expansion).
+  const fullAlternatives = (g: CoverageGroup) => [
+    ...(g.words.length > 0 && g.words.reduce((s, w) => s + w.weight, 0) === best(g)
+      ? [g.words.map((w) => w.tsq)]
+      : []),
+    ...(g.expansion !== undefined && g.expansion.weight === best(g) ? [[g.expansion.tsq]] : []),
+  ];
+  const positive = groups.every((g) => g.words.every((w) => w.weight > 0) && best(g) > 0);
+  const fullTsquery = groups.map((g) => `(${alternativesTsquery(fullAlternatives(g))})`).join(' & ');
+  const integral = !words.some((w) => w.weight !== undefined);
+  const tierQueries: { coverage: number; tsq: string }[] = [];
+  if (integral && positive && words.length <= TIER_MAX_WORDS) {
+    for (let k = fullCoverage; k >= 1; k--) {
+      const alternatives = atLeast(groups, k);
+      if (alternatives === null) {
+        tierQueries.length = 0;
+        break;
+      }
+      tierQueries.push({ coverage: k, tsq: alternativesTsquery(alternatives) });
+    }
+  }
+  const tier = (name: string, coverage: number, tsq: string) =>
+    sql`${sql.raw(name)} as materialized (
+      select c.document_id, c.chunk_index, ${coverage}::float8 as coverage
+      from document_chunks c join documents d on d.id = c.document_id
+      where ${scope} and c.tsv @@ to_tsquery('simple', ${tsq})
+    )`;
+  // Each tier is read only when every tier above it is short of the pool (lazily evaluated init plans).
+  const short = (names: readonly string[]) =>
+    sql.join(
+      names.map((n) => sql`(select count(*) from ${sql.raw(n)}) < ${tuning.pool}`),
+      sql` and `,
+    );
+  let stage1: SQL;
+  if (tierQueries.length > 0) {
+    const names = tierQueries.map((_, i) => `t${i}`);
+    stage1 = sql`${sql.join(
+      tierQueries.map((t, i) => tier(names[i] as string, t.coverage, t.tsq)),
+      sql`, `,
+    )},
+    tiers as (${sql.join(
+      names.map((n, i) =>
+        i === 0
+          ? sql`select * from ${sql.raw(n)}`
+          : sql`select * from ${sql.raw(n)} where ${short(names.slice(0, i))}`,
+      ),
+      sql` union all `,
+    )}),
+    pool as (
+      select document_id, chunk_index, max(coverage) as coverage from tiers
+      group by document_id, chunk_index
+      order by coverage desc, document_id, chunk_index
+      limit ${tuning.pool}
+    )`;
+  } else {
+    // One GIN lookup per query word (and per expansion): which chunks have it, in any form. Only the index and
+    // the rows' keys are read, never a stored tsvector. Weighted or with expansions: each carries its span.
+    const perWord = !weighted
+      ? sql.join(
+          words.map((w) => lookup(wordTsquery(w.forms), sql``)),
+          sql` union all `,
+        )
+      : sql.join(
+          [
+            ...words.map((w, i) =>
+              lookup(
+                wordTsquery(w.forms),
+                sql`, ${spanKey(w, i)}::int as span, ${weightOf(w)}::float8 as weight, false as expansion`,
+              ),
             ),
-          ),
-          ...expansions.map((e, i) =>
-            lookup(
-              expansionTsquery(e),
-              sql`, ${-1 - i}::int as span, ${spanWeight[i] || 1}::float8 as weight, true as expansion`,
+            ...expansions.map((e, i) =>
+              lookup(
+                expansionTsquery(e),
+                sql`, ${-1 - i}::int as span, ${spanWeight[i] || 1}::float8 as weight, true as expansion`,
+              ),
             ),
-          ),
-        ],
-        sql` union all `,
-      );
-  const coverage = !weighted
-    ? sql`select h.document_id, h.chunk_index, count(*) as coverage from hits h`
-    : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
-          select document_id, chunk_index, greatest(
-            coalesce(sum(weight) filter (where not expansion), 0), coalesce(max(weight) filter (where expansion), 0)
-          ) as score
-          from hits group by document_id, chunk_index, span
-        ) h`;
-  const ranked = sql`
-    with q as materialized (
-      select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface
-    ),
-    -- Materialized: the word lookups run once. Inlined, the planner may run them again for every document in
-    -- scope (a nested loop seen on PGlite: 260 documents × the lookups, 0.7 s instead of a few ms).
+          ],
+          sql` union all `,
+        );
+    const coverage = !weighted
+      ? sql`select h.document_id, h.chunk_index, count(*)::float8 as coverage from hits h`
+      : sql`select h.document_id, h.chunk_index, sum(h.score) as coverage from (
+            select document_id, chunk_index, greatest(
+              coalesce(sum(weight) filter (where not expansion), 0), coalesce(max(weight) filter (where expansion), 0)
+            ) as score
+            from hits group by document_id, chunk_index, span
+          ) h`;
+    const counted = sql`${coverage} join documents d on d.id = h.document_id
+        where ${scope}
+        group by h.document_id, h.chunk_index
+        order by coverage desc, h.document_id, h.chunk_index
+        limit ${tuning.pool}`;
+    stage1 = positive
+      ? sql`${tier('t0', fullCoverage, fullTsquery)},
+    -- Materialized: the word lookups run once (inlined, the planner may run them again for every document in
+    -- scope: a nested loop seen on PGlite, 0.7 s instead of a few ms); and only when the full tier is short.
     hits as materialized (${perWord}),
     pool as (
-      ${coverage} join documents d on d.id = h.document_id
-      where ${scope}
-      group by h.document_id, h.chunk_index
-      order by coverage desc, h.document_id, h.chunk_index
-      limit ${tuning.pool}
-    ),
-    candidates as (
+      select * from (select * from t0 order by document_id, chunk_index limit ${tuning.pool}) f
+      where not (${short(['t0'])})
+      union all
+      select * from (${counted}) w where ${short(['t0'])}
+    )`
+      : sql`hits as materialized (${perWord}),
+    pool as (${counted})`;
+  }
+  const scored = sql`candidates as (
       select p.document_id, p.chunk_index,
         p.coverage::float8 / ${total}
           + ts_rank(c.tsv, q.any_form, 1)
           + 0.5 * ts_rank(c.surface_tsv, q.surface, 1) as base
       from q, pool p join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
+      where p.coverage >= coalesce(
+        (select coverage from pool order by coverage desc limit 1 offset ${depth - 1}), '-infinity'::float8
+      ) - ${RANK_SPREAD * total}::float8
       order by base desc, p.document_id, p.chunk_index
-      limit ${MAX_RANKED}
-    ),
-    numbered as (
+      limit ${depth}
+    )`;
+  // Past the re-ranked chunks, their bonus cannot change which chunks a page has: it is the order by base.
+  const paged =
+    page.offset >= tuning.rerank
+      ? sql`paged as (
+      select document_id, chunk_index, base as score from candidates
+      order by base desc, document_id, chunk_index
+      limit ${limit} offset ${page.offset}
+    )`
+      : sql`numbered as (
       select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
-    )
-    select ${fields},
-      (k.base + case when k.rn <= ${tuning.rerank} then 0.3 * word_similarity(${q.text}, c.norm_text) else 0 end)::float8 as score
-    from numbered k
-      join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
+    ),
+    reranked as (
+      select k.document_id, k.chunk_index, k.base + 0.3 * word_similarity(${q.text}, c.norm_text) as score
+      from numbered k join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
+      where k.rn <= ${tuning.rerank}
+      union all
+      select k.document_id, k.chunk_index, k.base from numbered k where k.rn > ${tuning.rerank}
+    ),
+    paged as (
+      select * from reranked order by score desc, document_id, chunk_index limit ${limit} offset ${page.offset}
+    )`;
+  const ranked = sql`
+    with q as materialized (
+      select ${anyForm} as any_form, to_tsquery('simple', ${surfaceTsquery(q)}) as surface
+    ),
+    ${stage1},
+    ${scored},
+    ${paged}
+    select ${fields}, p.score::float8 as score
+    from paged p
+      join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
       join documents d on d.id = c.document_id
-    order by score desc, c.document_id, c.chunk_index
-    limit ${limit} offset ${page.offset}`;
+    order by p.score desc, c.document_id, c.chunk_index`;
   return { ranked, anyForm, scope };
 }
 
