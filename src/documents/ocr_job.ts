@@ -80,6 +80,29 @@ interface PageOutcome {
   state: 'read' | 'unreadable';
 }
 
+/** The bytes of the document whose pages are being read, kept for its next page's job (one document). */
+let lastScan: { key: string; bytes: Uint8Array; timer: ReturnType<typeof setTimeout> } | undefined;
+const SCAN_KEPT_MS = 60_000;
+
+/**
+ * The document's bytes, read once for all its pages: every page job needs the whole file, and reading it
+ * from the database (in slices, on PGlite by the agents' thread) for each of 60 pages was most of what a
+ * scan cost that thread. Keyed by id and sha256 (the bytes of a document never change under them); dropped
+ * after a minute unused.
+ */
+async function scanBytes(db: DbOrTx, documentId: string, sha256: string): Promise<Uint8Array | null> {
+  const key = `${documentId}:${sha256}`;
+  const bytes = lastScan?.key === key ? lastScan.bytes : await readDocumentBlob(db, documentId);
+  if (bytes === null) return null;
+  clearTimeout(lastScan?.timer);
+  const timer = setTimeout(() => {
+    lastScan = undefined;
+  }, SCAN_KEPT_MS);
+  timer.unref();
+  lastScan = { key, bytes, timer };
+  return bytes;
+}
+
 /** Stores a page's outcome (a short transaction); the document's index is written after it (finishDocumentIfRead). */
 async function settlePage(
   tx: DbOrTx,
@@ -122,7 +145,7 @@ export const documentOcrPageJob = (
       const ref = refOf(job.payload);
       jctx.signal.throwIfAborted();
       const [row] = await jctx.db
-        .select({ status: documents.status, mediaType: documents.mediaType })
+        .select({ status: documents.status, mediaType: documents.mediaType, sha256: documents.sha256 })
         .from(documents)
         .where(eq(documents.id, ref.documentId))
         .limit(1);
@@ -140,7 +163,7 @@ export const documentOcrPageJob = (
         return;
       }
       // In slices, without a transaction: on PGlite one bytea read as a whole holds the server's thread.
-      const bytes = await readDocumentBlob(jctx.db, ref.documentId);
+      const bytes = await scanBytes(jctx.db, ref.documentId, row.sha256);
       if (bytes === null) return;
       let outcome: PageOutcome;
       try {

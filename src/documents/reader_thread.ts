@@ -1,5 +1,6 @@
 // A reader thread of the pool (reader_pool.ts): reads one document at a time, as the pool sends them, and
 // answers with its pages or the reason it could not. Node only (node:worker_threads).
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
 import type { FindDocument } from '../extractors/framework.ts';
@@ -80,4 +81,11 @@ export function serveReads(
   port.postMessage(READER_READY);
 }
 
-if (workerData === READER_THREAD) serveReads(readPages);
+if (workerData === READER_THREAD) {
+  // Below the agents' thread: on 2 cores a page rendered here beside Tesseract's thread would otherwise take
+  // the agents' share. On Linux a thread's nice value is its own; elsewhere (or refused) it stays as it is.
+  try {
+    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {}
+  serveReads(readPages);
+}
