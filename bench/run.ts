@@ -26,7 +26,8 @@
  *   decisions, and the p50 of citation_incoming_list for the ruling they all cite.
  * - Then the drafting benchmark (bench/drafting.ts): draft_export's job on a generated decision of about 40 pages.
  * - Then reading beside the agents (bench/reading.ts): the p99 of case_get while 60-page PDFs are read, parsed
- *   in-line and in the reader threads of `npm start`, each against the idle p99 of the same server.
+ *   in-line and in the reader threads of `npm start`, each against the idle p99 of the same server, and while a
+ *   scan is read by OCR (12 pages here, BENCH_READING_SCAN_PAGES; 60 when bench/reading.ts runs alone).
  * - Then draft_validate (bench/validate.ts): p50 over a case of 200 claims and 60 citations with quotes, and
  *   the share caught of 50 injected errors of each kind (citations and quotes), with false errors on a clean draft.
  * - Then start-up and memory (bench/startup.ts): `node entry/node.ts` on an existing data directory, spawn to
@@ -104,7 +105,10 @@ const analysis = await part('analysis', runAnalysisBench);
 const ocr = await part('ocr', runOcrBench);
 const citations = await part('citations', runCitationBench);
 const drafting = await part('drafting', runDraftingBench);
-const reading = await part('reading', runReadingBench);
+// The scan: 12 pages here unless BENCH_READING_SCAN_PAGES says (60 when bench/reading.ts runs alone).
+const reading = await part('reading', () =>
+  runReadingBench({ scanPages: Number(process.env.BENCH_READING_SCAN_PAGES ?? 12) }),
+);
 const validate = await part('validate', runValidateBench);
 const startup = await part('startup', runStartupBench);
 const flow = await part('flow', runCaseFlowBench);

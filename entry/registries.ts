@@ -51,7 +51,12 @@ export function makeJobHandlers(
     ),
     // Scanned pages: Tesseract in this process by default (one worker thread for every page), loaded on the
     // first scan; the entry may name another engine (OCR_ENGINE, src/documents/ocr/configured.ts).
-    [DOCUMENT_OCR_PAGE]: documentOcrPageJob(ocr, followUps),
+    // Its page images are decoded where `reader` runs (the reader threads on Node).
+    [DOCUMENT_OCR_PAGE]: documentOcrPageJob(
+      ocr,
+      followUps,
+      options.reader === undefined ? {} : { reader: options.reader },
+    ),
     // The extractors' rules run where `finder` says (the reader threads on Node), their writes here.
     ...Object.fromEntries(allExtractors.map((e) => [e.kind, extractorJob(e, options.finder)])),
     [DRAFT_EXPORT]: draftExportJob,

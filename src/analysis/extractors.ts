@@ -7,7 +7,12 @@ import { appraisalFacts, argumentClaims, caseReferences, claims } from '../db/sc
 import { type DocumentRole, type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
-import { type Extractor, enqueueExtractor, type FindDocument } from '../extractors/framework.ts';
+import {
+  type Extractor,
+  type ExtractorContext,
+  enqueueExtractor,
+  type FindDocument,
+} from '../extractors/framework.ts';
 import { APPRAISAL_ROLES, extractFacts, FIGURE_ROLES, findAppraiser } from './appraisal.ts';
 import { CLAIM_ROLES, type ClaimCandidate, extractClaims } from './claims.ts';
 import { extractDecisionFacts } from './decision_figures.ts';
@@ -62,8 +67,19 @@ function roleOf(doc: FindDocument, pages: readonly string[]): DocumentRole | nul
   return pages[0] === undefined ? null : detectRole(pages[0]);
 }
 
-async function insertBatches<T>(rows: T[], insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await insert(rows.slice(i, i + BATCH));
+/** Rows per short transaction of a finding's upserts (claims and their indexes cost ~1 ms a row on PGlite). */
+const SLICE_ROWS = 20;
+
+/** The upserts in slices, each its own short transaction after the run's (ExtractorContext.slice). */
+function insertBatches<T>(
+  ctx: ExtractorContext,
+  rows: T[],
+  insert: (tx: DbOrTx, batch: T[]) => Promise<unknown>,
+): void {
+  for (let i = 0; i < rows.length; i += SLICE_ROWS) {
+    const batch = rows.slice(i, i + SLICE_ROWS);
+    ctx.slice((tx) => insert(tx, batch));
+  }
 }
 
 type References = ReturnType<typeof extractReferences>;
@@ -73,7 +89,7 @@ export const referenceExtractor: Extractor<References> = {
   version: 'references@1',
   accepts: readsRoles('all'),
   find: (_doc, pages) => extractReferences(pages),
-  async run(tx, doc, pages, _ctx, ahead) {
+  async run(tx, doc, pages, ctx, ahead) {
     await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
@@ -91,8 +107,8 @@ export const referenceExtractor: Extractor<References> = {
       extractorVersion: referenceExtractor.version,
     }));
     await replaceFindings(tx, caseReferences, doc.id, found);
-    await insertBatches(found, (batch) =>
-      tx
+    insertBatches(ctx, found, (stx, batch) =>
+      stx
         .insert(caseReferences)
         .values(batch)
         .onConflictDoUpdate({
@@ -183,8 +199,8 @@ export const claimExtractor: Extractor<ClaimCandidate[]> = {
       updatedAt: now,
     }));
     // A candidate found again keeps its id; only a candidate's own fields follow the rules' new reading.
-    await insertBatches(rows, (batch) =>
-      tx
+    insertBatches(ctx, rows, (stx, batch) =>
+      stx
         .insert(claims)
         .values(batch)
         .onConflictDoUpdate({
@@ -219,7 +235,7 @@ export const factExtractor: Extractor<ReturnType<typeof findFigures>> = {
   version: 'appraisal@2',
   accepts: readsRoles(FIGURE_ROLES),
   find: (doc, pages) => findFigures(roleOf(doc, pages), pages),
-  async run(tx, doc, pages, _ctx, ahead) {
+  async run(tx, doc, pages, ctx, ahead) {
     const role = await ensureRole(tx, doc, pages[0]);
     const caseId = doc.caseId;
     if (caseId === null) return;
@@ -257,7 +273,7 @@ export const factExtractor: Extractor<ReturnType<typeof findFigures>> = {
       extractorVersion: factExtractor.version,
     }));
     await replaceFindings(tx, appraisalFacts, doc.id, found);
-    await insertBatches(found, (batch) => tx.insert(appraisalFacts).values(batch).onConflictDoNothing());
+    insertBatches(ctx, found, (stx, batch) => stx.insert(appraisalFacts).values(batch).onConflictDoNothing());
   },
 };
 

@@ -1,11 +1,12 @@
 import { and, eq, sql } from '../db/orm.ts';
 import { documentPages, documents } from '../db/schema/documents.ts';
-import type { DbOrTx } from '../db/types.ts';
+import type { Db, DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { readDocumentBlob } from './blobs.ts';
 import { ExtractionError } from './errors.ts';
 import type { OcrEngine, OcrResult } from './ocr/engine.ts';
 import { type ExtractOptions, failDocument, indexDocument, type ReadyDocument } from './pipeline.ts';
+import { inlineReader, type PageReader } from './reader.ts';
 
 /** The job kind that reads one page of a document by OCR; its dedupe key is "<document id>:<page>". */
 export const DOCUMENT_OCR_PAGE = 'document_ocr_page';
@@ -79,22 +80,34 @@ interface PageOutcome {
   state: 'read' | 'unreadable';
 }
 
-/** The page's image for OCR: a PDF page's largest image, an image document's page; null when it has none. */
-async function pageImage(bytes: Uint8Array, mediaType: string, page: number): Promise<Uint8Array | null> {
-  if (mediaType === 'application/pdf') return (await import('./pdf.ts')).pdfPageImage(bytes, page);
-  const images = await import('./ocr/images.ts');
-  if (!images.isImageMediaType(mediaType))
-    throw new ExtractionError('broken', `${mediaType} has no page images`);
-  return images.imagePageForOcr(bytes, mediaType, page);
+/** The bytes of the document whose pages are being read, kept for its next page's job (one document). */
+let lastScan: { key: string; bytes: Uint8Array; timer: ReturnType<typeof setTimeout> } | undefined;
+const SCAN_KEPT_MS = 60_000;
+
+/**
+ * The document's bytes, read once for all its pages: every page job needs the whole file, and reading it
+ * from the database (in slices, on PGlite by the agents' thread) for each of 60 pages was most of what a
+ * scan cost that thread. Keyed by id and sha256 (the bytes of a document never change under them); dropped
+ * after a minute unused.
+ */
+async function scanBytes(db: DbOrTx, documentId: string, sha256: string): Promise<Uint8Array | null> {
+  const key = `${documentId}:${sha256}`;
+  const bytes = lastScan?.key === key ? lastScan.bytes : await readDocumentBlob(db, documentId);
+  if (bytes === null) return null;
+  clearTimeout(lastScan?.timer);
+  const timer = setTimeout(() => {
+    lastScan = undefined;
+  }, SCAN_KEPT_MS);
+  timer.unref();
+  lastScan = { key, bytes, timer };
+  return bytes;
 }
 
-/** Stores a page's outcome and, when it was the last page waiting, makes the document ready (exactly once). */
+/** Stores a page's outcome (a short transaction); the document's index is written after it (finishDocumentIfRead). */
 async function settlePage(
   tx: DbOrTx,
   ref: { documentId: string; page: number },
   outcome: PageOutcome,
-  now: () => Date,
-  onReady: (tx: DbOrTx, doc: ReadyDocument) => Promise<void>,
 ): Promise<void> {
   const doc = await lockDocument(tx, ref.documentId);
   if (doc?.status !== 'extracting') return;
@@ -108,7 +121,6 @@ async function settlePage(
         eq(documentPages.ocrState, 'pending'),
       ),
     );
-  await finishDocumentIfRead(tx, ref.documentId, { now, onReady });
 }
 
 /**
@@ -122,7 +134,9 @@ async function settlePage(
 export const documentOcrPageJob = (
   engine: () => OcrEngine,
   followUps: readonly ((tx: DbOrTx, document: ReadyDocument) => Promise<void>)[] = [],
+  options: { reader?: PageReader } = {},
 ): JobHandler => {
+  const reader = options.reader ?? inlineReader;
   const onReady = async (tx: DbOrTx, doc: ReadyDocument) => {
     for (const followUp of followUps) await followUp(tx, doc);
   };
@@ -131,7 +145,7 @@ export const documentOcrPageJob = (
       const ref = refOf(job.payload);
       jctx.signal.throwIfAborted();
       const [row] = await jctx.db
-        .select({ status: documents.status, mediaType: documents.mediaType })
+        .select({ status: documents.status, mediaType: documents.mediaType, sha256: documents.sha256 })
         .from(documents)
         .where(eq(documents.id, ref.documentId))
         .limit(1);
@@ -141,13 +155,20 @@ export const documentOcrPageJob = (
         .select({ state: documentPages.ocrState })
         .from(documentPages)
         .where(and(eq(documentPages.documentId, ref.documentId), eq(documentPages.page, ref.page)));
-      if (pageRow?.state !== 'pending') return;
+      // Read before (this job stopped after storing it, before the document's index was written): the
+      // index is written now if no page is left waiting.
+      if (pageRow?.state !== 'pending') {
+        if (pageRow !== undefined)
+          await finishDocumentIfRead(jctx.db, ref.documentId, { now: jctx.now, onReady });
+        return;
+      }
       // In slices, without a transaction: on PGlite one bytea read as a whole holds the server's thread.
-      const bytes = await readDocumentBlob(jctx.db, ref.documentId);
+      const bytes = await scanBytes(jctx.db, ref.documentId, row.sha256);
       if (bytes === null) return;
       let outcome: PageOutcome;
       try {
-        const image = await pageImage(bytes, row.mediaType, ref.page);
+        // Decoded where `reader` runs (the reader threads on Node): a page's pixels are CPU work.
+        const image = await reader.pageImage(bytes, row.mediaType, ref.page, { signal: jctx.signal });
         if (image === null) {
           // No text layer and no image: a blank page.
           outcome = { text: '', confidence: null, state: 'read' };
@@ -169,7 +190,8 @@ export const documentOcrPageJob = (
         });
         outcome = { text: '', confidence: null, state: 'unreadable' };
       }
-      await jctx.db.transaction((tx) => settlePage(tx, ref, outcome, jctx.now, onReady));
+      await jctx.db.transaction((tx) => settlePage(tx, ref, outcome));
+      await finishDocumentIfRead(jctx.db, ref.documentId, { now: jctx.now, onReady });
     },
     {
       async onDead(
@@ -178,31 +200,32 @@ export const documentOcrPageJob = (
       ) {
         const ref = refOf(job.payload);
         await jctx.db.transaction((tx) =>
-          settlePage(tx, ref, { text: '', confidence: null, state: 'unreadable' }, jctx.now, onReady),
+          settlePage(tx, ref, { text: '', confidence: null, state: 'unreadable' }),
         );
+        await finishDocumentIfRead(jctx.db, ref.documentId, { now: jctx.now, onReady });
       },
     },
   );
 };
 
 /**
- * Called by each OCR page job after it stored its page, in the same transaction, with the document row
- * locked (`lockDocument`): when no page is left `pending` and the document is still `extracting`, the last
- * page's job makes it ready (chunks, index, follow-ups) — exactly once, since the lock serialises the page
- * jobs and the status moves on. A document whose pages all came out empty fails (`no_text`), naming the
- * unreadable pages. Returns what happened.
+ * Called by each OCR page job after it stored its page: when no page is left `pending` and the document is
+ * still `extracting`, makes it ready (chunks and vocabulary in short transactions, then the one that flips
+ * it and queues its follow-ups: indexDocument). Two page jobs finishing together both write the same rows;
+ * the first to flip the document wins, the other stops (its status moved on). A document whose pages all
+ * came out empty fails (`no_text`), naming the unreadable pages. Returns what happened.
  */
 export async function finishDocumentIfRead(
-  tx: DbOrTx,
+  db: Db,
   documentId: string,
   options: { now: () => Date; onReady?: ExtractOptions['onReady'] },
 ): Promise<'waiting' | 'ready' | 'failed' | 'not_extracting'> {
-  const [doc] = await tx
+  const [doc] = await db
     .select({ status: documents.status })
     .from(documents)
     .where(eq(documents.id, documentId));
   if (doc?.status !== 'extracting') return 'not_extracting';
-  const rows = await tx
+  const rows = await db
     .select({ page: documentPages.page, text: documentPages.text, state: documentPages.ocrState })
     .from(documentPages)
     .where(eq(documentPages.documentId, documentId))
@@ -212,23 +235,25 @@ export async function finishDocumentIfRead(
   const ocrPages = rows.filter((r) => r.state !== null).length;
   if (rows.every((r) => r.text.trim() === '')) {
     const which = unreadable.length === 0 ? '' : ` (unreadable: page ${unreadable.join(', ')})`;
-    await failDocument(
-      tx,
-      documentId,
-      `The document has no text: its pages have no text layer and OCR found none on them${which}; scan again at 300 dpi, or upload a copy with text`,
-      options.now(),
-    );
-    return 'failed';
+    const failed = await db.transaction(async (tx) => {
+      if ((await lockDocument(tx, documentId))?.status !== 'extracting') return false;
+      await failDocument(
+        tx,
+        documentId,
+        `The document has no text: its pages have no text layer and OCR found none on them${which}; scan again at 300 dpi, or upload a copy with text`,
+        options.now(),
+      );
+      return true;
+    });
+    return failed ? 'failed' : 'not_extracting';
   }
-  await indexDocument(
-    tx,
+  const { outcome } = await indexDocument(
+    db,
     documentId,
     rows.map((r) => r.text),
-    options.now,
-    options.onReady,
-    { pages: ocrPages, unreadable },
+    { now: options.now, onReady: options.onReady, ocr: { pages: ocrPages, unreadable } },
   );
-  return 'ready';
+  return outcome === 'finished' ? 'ready' : 'not_extracting';
 }
 
 /** Locks the document row for the rest of the transaction; its stored status, or undefined when gone. */

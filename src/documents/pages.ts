@@ -84,3 +84,20 @@ export async function readPages(bytes: Uint8Array, mediaType: DocumentMediaType)
   }
   return { pages, ocrPages };
 }
+
+/**
+ * Page `page` (1-based) of a document as an image for OCR: a PDF page's largest image, an image document's
+ * page; null when the page paints none (a blank page). Decoding and re-encoding are CPU work: on Node the
+ * reader threads run it (reader_pool.ts), never the agents' thread.
+ */
+export async function readPageImage(
+  bytes: Uint8Array,
+  mediaType: DocumentMediaType,
+  page: number,
+): Promise<Uint8Array | null> {
+  if (mediaType === 'application/pdf') return (await import('./pdf.ts')).pdfPageImage(bytes, page);
+  const images = await import('./ocr/images.ts');
+  if (!images.isImageMediaType(mediaType))
+    throw new ExtractionError('broken', `${mediaType} has no page images`);
+  return images.imagePageForOcr(bytes, mediaType, page);
+}

@@ -8,7 +8,6 @@ import {
   documentChunks,
   documentPages,
   documents,
-  searchTerms,
 } from '../db/schema/documents.ts';
 import type { Db, DbOrTx } from '../db/types.ts';
 import { tokens } from '../hebrew/text.ts';
@@ -17,6 +16,7 @@ import { chunkPages } from '../search/chunk.ts';
 import { SEARCH_INDEX_VERSION } from '../search/normalize.ts';
 import { readDocumentBlob, writeDocumentBlob } from './blobs.ts';
 import { ExtractionError } from './errors.ts';
+import { type PageRow, type SliceOutcome, writeIndexInSlices } from './index_write.ts';
 import { resolveMediaType } from './media.ts';
 import { inlineReader, type PageReader } from './reader.ts';
 
@@ -161,8 +161,6 @@ export interface ExtractResult {
   ocrPages?: number;
 }
 
-const INSERT_BATCH = 200;
-
 /** Locks the document row; true when document_delete removed it while its text was being read. */
 async function removedMeanwhile(tx: DbOrTx, documentId: string): Promise<boolean> {
   const [row] = await tx
@@ -174,9 +172,10 @@ async function removedMeanwhile(tx: DbOrTx, documentId: string): Promise<boolean
 }
 
 /**
- * Reads the stored bytes, extracts text per page (through `reader`), chunks and normalises it, and in ONE transaction replaces
- * the document's pages and chunks and sets status "ready". Running it twice leaves the same pages and
- * chunks (the document row is locked first, so concurrent runs serialise). When the bytes cannot be
+ * Reads the stored bytes, extracts text per page (through `reader`), chunks and normalises it, and replaces
+ * the document's pages and chunks in short transactions (index_write.ts), the last of which sets status
+ * "ready": until then the document is `extracting`, seen by no search. Running it twice, or again after it
+ * stopped between slices, leaves the same pages and chunks (upserts; what lies past its end is deleted). When the bytes cannot be
  * extracted (encrypted, broken, no text, too big) it sets status "failed" with the error, removes any
  * pages/chunks, and throws an ExtractionError with `permanent: true`. Any other error is transient (the
  * document stays as it was): let the queue retry it.
@@ -232,36 +231,40 @@ export async function extractAndIndexDocument(
     throw e;
   }
   const ocr = new Set(ocrPages);
-  // Chunks and vocabulary computed before the transaction: the connection is held for the writes only.
-  const index = ocr.size > 0 ? null : indexOf(pages);
+  const rows: PageRow[] = pages.map((text, i) => ({
+    page: i + 1,
+    text,
+    ocrState: ocr.has(i + 1) ? ('pending' as const) : null,
+  }));
   let chunks = 0;
-  const removed = await db.transaction(async (tx) => {
-    // The row lock serialises concurrent runs: the second deletes what the first wrote, never duplicates it.
-    if (await removedMeanwhile(tx, documentId)) return true;
-    await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
-    await tx.delete(documentPages).where(eq(documentPages.documentId, documentId));
-    for (let i = 0; i < pages.length; i += INSERT_BATCH) {
-      await tx.insert(documentPages).values(
-        pages.slice(i, i + INSERT_BATCH).map((text, j) => ({
-          documentId,
-          page: i + j + 1,
-          text,
-          ocrState: ocr.has(i + j + 1) ? ('pending' as const) : null,
-        })),
-      );
-    }
-    if (ocr.size > 0) {
-      await tx
-        .update(documents)
-        .set({ status: 'extracting', error: null, pageCount: pages.length, updatedAt: now() })
-        .where(eq(documents.id, documentId));
-      if (options.onOcrPages === undefined) throw new Error('pages need OCR but no OCR jobs are queued');
-      await options.onOcrPages(tx, documentId, ocrPages);
-      return false;
-    }
-    chunks = await indexDocument(tx, documentId, pages, now, options.onReady, null, index ?? undefined);
-    return false;
-  });
+  let outcome: SliceOutcome;
+  if (ocr.size > 0) {
+    // The text-layer pages now, in slices; the document waits `extracting` for its OCR jobs.
+    outcome = await writeIndexInSlices(
+      db,
+      documentId,
+      { pages: rows, chunks: [], terms: [] },
+      { now, claim: true, ...(options.signal ? { signal: options.signal } : {}) },
+      async (tx) => {
+        await tx
+          .update(documents)
+          .set({ status: 'extracting', error: null, pageCount: pages.length, updatedAt: now() })
+          .where(eq(documents.id, documentId));
+        if (options.onOcrPages === undefined) throw new Error('pages need OCR but no OCR jobs are queued');
+        await options.onOcrPages(tx, documentId, ocrPages);
+      },
+    );
+  } else {
+    const written = await indexDocument(db, documentId, pages, {
+      now,
+      onReady: options.onReady,
+      rows,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    outcome = written.outcome;
+    chunks = written.chunks;
+  }
+  const removed = outcome === 'removed';
   if (removed) return { documentId, pages: 0, chunks: 0 };
   if (ocr.size > 0) {
     options.log?.info('document text layer read; pages queued for OCR', {
@@ -289,13 +292,8 @@ export async function failDocument(tx: DbOrTx, documentId: string, error: string
     .where(eq(documents.id, documentId));
 }
 
-interface DocumentIndex {
-  chunks: ReturnType<typeof chunkPages>;
-  terms: string[];
-}
-
 /** A document's chunks and its vocabulary for the fuzzy fallback (pure: no database). */
-function indexOf(pages: readonly string[]): DocumentIndex {
+function indexOf(pages: readonly string[]): { chunks: ReturnType<typeof chunkPages>; terms: string[] } {
   const chunks = chunkPages([...pages]);
   // Sorted, so concurrent extractions take row locks in one order.
   const terms = [
@@ -305,45 +303,58 @@ function indexOf(pages: readonly string[]): DocumentIndex {
 }
 
 /**
- * Chunks and indexes the document's pages (already stored) and makes it `ready`, running `onReady` in the
- * same transaction. Returns the number of chunks.
+ * Chunks and indexes the document's pages and makes it `ready`, running `onReady` in the short transaction
+ * that does (src/documents/index_write.ts: the rows go in slices, the document invisible until then). `rows`
+ * are the pages to store with it; without them the pages are stored already (OCR's last page). Returns how
+ * the write ended and the number of chunks.
  */
 export async function indexDocument(
-  tx: DbOrTx,
+  db: Db,
   documentId: string,
   pages: readonly string[],
-  now: () => Date,
-  onReady: ExtractOptions['onReady'],
-  ocr: { pages: number; unreadable: number[] } | null = null,
-  index: DocumentIndex = indexOf(pages),
-): Promise<number> {
-  const { chunks, terms } = index;
-  await tx.delete(documentChunks).where(eq(documentChunks.documentId, documentId));
-  for (let i = 0; i < chunks.length; i += INSERT_BATCH) {
-    await tx
-      .insert(documentChunks)
-      .values(chunks.slice(i, i + INSERT_BATCH).map((c) => ({ documentId, ...c })));
-  }
-  for (let i = 0; i < terms.length; i += INSERT_BATCH * 5) {
-    await tx
-      .insert(searchTerms)
-      .values(terms.slice(i, i + INSERT_BATCH * 5).map((term) => ({ term })))
-      .onConflictDoNothing();
-  }
-  const [ready] = await tx
-    .update(documents)
-    .set({
-      status: 'ready',
-      error: null,
-      pageCount: pages.length,
-      ocrPageCount: ocr?.pages ?? null,
-      unreadablePages: ocr === null || ocr.unreadable.length === 0 ? null : ocr.unreadable,
-      updatedAt: now(),
-      extractedAt: now(),
-      searchIndexVersion: SEARCH_INDEX_VERSION,
-    })
-    .where(eq(documents.id, documentId))
-    .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
-  if (ready !== undefined) await onReady?.(tx, { ...ready, pageCount: pages.length });
-  return chunks.length;
+  options: {
+    now: () => Date;
+    onReady: ExtractOptions['onReady'];
+    ocr?: { pages: number; unreadable: number[] };
+    rows?: readonly PageRow[];
+    signal?: AbortSignal;
+  },
+): Promise<{ outcome: SliceOutcome; chunks: number }> {
+  const { now, ocr } = options;
+  // Chunks and vocabulary computed before any transaction: the connection is held for the writes only.
+  const { chunks, terms } = indexOf(pages);
+  const outcome = await writeIndexInSlices(
+    db,
+    documentId,
+    { pages: options.rows ?? null, chunks, terms },
+    { now, claim: options.rows !== undefined, ...(options.signal ? { signal: options.signal } : {}) },
+    async (tx) => {
+      // OCR's last page: a page made to wait again meanwhile (the text read anew) leaves it for that read.
+      if (
+        options.rows === undefined &&
+        (await tx.$count(
+          documentPages,
+          and(eq(documentPages.documentId, documentId), eq(documentPages.ocrState, 'pending')),
+        )) > 0
+      ) {
+        throw new Error(`document ${documentId} has pages waiting for OCR again; its index waits for them`);
+      }
+      const [ready] = await tx
+        .update(documents)
+        .set({
+          status: 'ready',
+          error: null,
+          pageCount: pages.length,
+          ocrPageCount: ocr?.pages ?? null,
+          unreadablePages: ocr === undefined || ocr.unreadable.length === 0 ? null : ocr.unreadable,
+          updatedAt: now(),
+          extractedAt: now(),
+          searchIndexVersion: SEARCH_INDEX_VERSION,
+        })
+        .where(eq(documents.id, documentId))
+        .returning({ id: documents.id, corpus: documents.corpus, caseId: documents.caseId });
+      if (ready !== undefined) await options.onReady?.(tx, { ...ready, pageCount: pages.length });
+    },
+  );
+  return { outcome, chunks: chunks.length };
 }

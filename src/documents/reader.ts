@@ -2,7 +2,7 @@
 // entry gives a pool of worker threads (reader_pool.ts), so parsing never holds the thread that answers the
 // agents; on Workers there are no threads, and the extraction Worker reads in-line (it serves no agent).
 import type { DocumentMediaType } from '../db/schema/documents.ts';
-import { type DocumentRead, readPages } from './pages.ts';
+import { type DocumentRead, readPageImage, readPages } from './pages.ts';
 
 export interface PageReader {
   /**
@@ -14,6 +14,13 @@ export interface PageReader {
     mediaType: DocumentMediaType,
     options?: { signal?: AbortSignal },
   ): Promise<DocumentRead>;
+  /** A page's image for OCR, as readPageImage gives it (null: the page paints none). */
+  pageImage(
+    bytes: Uint8Array,
+    mediaType: DocumentMediaType,
+    page: number,
+    options?: { signal?: AbortSignal },
+  ): Promise<Uint8Array | null>;
   /** Ends any threads; reads still running or waiting fail with a transient error. */
   close(): Promise<void>;
 }
@@ -23,6 +30,10 @@ export const inlineReader: PageReader = {
   async read(bytes, mediaType, options) {
     options?.signal?.throwIfAborted();
     return readPages(bytes, mediaType);
+  },
+  async pageImage(bytes, mediaType, page, options) {
+    options?.signal?.throwIfAborted();
+    return readPageImage(bytes, mediaType, page);
   },
   async close() {},
 };

@@ -33,7 +33,8 @@ export interface ReaderPool extends PageReader, ExtractorFinder {
 /** What a thread is asked: a document to read, or an extractor's rules to run on pages. */
 type Work =
   | { bytes: Uint8Array; mediaType: DocumentMediaType }
-  | { find: { kind: string; document: FindDocument; pages: readonly string[]; input: unknown } };
+  | { find: { kind: string; document: FindDocument; pages: readonly string[]; input: unknown } }
+  | { image: { bytes: Uint8Array; mediaType: DocumentMediaType; page: number } };
 
 interface Task {
   id: number;
@@ -116,7 +117,8 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
         return;
       }
       if (slot.task === null || reply.id !== slot.task.id) return;
-      if (reply.ok) settle(slot, { value: 'read' in reply ? reply.read : reply.found });
+      if (reply.ok)
+        settle(slot, { value: 'read' in reply ? reply.read : 'image' in reply ? reply.image : reply.found });
       else
         settle(slot, {
           error:
@@ -194,6 +196,11 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
       slot.worker.postMessage({ id: task.id, find: work.find });
       return;
     }
+    if ('image' in work) {
+      const bytes = work.image.bytes.slice();
+      slot.worker.postMessage({ id: task.id, image: { ...work.image, bytes } }, [bytes.buffer]);
+      return;
+    }
     // The bytes move to the thread: a copy of exactly their length, so the caller's buffer stays whole.
     const bytes = work.bytes.slice();
     slot.worker.postMessage({ id: task.id, bytes, mediaType: work.mediaType }, [bytes.buffer]);
@@ -240,6 +247,9 @@ export function createReaderPool(options: ReaderPoolOptions = {}): ReaderPool {
   return {
     read: (bytes, mediaType, readOptions = {}) =>
       submit({ bytes, mediaType }, readOptions.signal) as Promise<DocumentRead>,
+    // A scanned page's image for OCR: decoding and re-encoding it are CPU work, so the same threads do it.
+    pageImage: (bytes, mediaType, page, imageOptions = {}) =>
+      submit({ image: { bytes, mediaType, page } }, imageOptions.signal) as Promise<Uint8Array | null>,
     // An extractor's rules on a document's pages: the same threads, so they never hold the agents' thread.
     find: (kind, document, pages, input, findOptions = {}) =>
       submit({ find: { kind, document, pages, input } }, findOptions.signal),

@@ -1,10 +1,11 @@
 // A reader thread of the pool (reader_pool.ts): reads one document at a time, as the pool sends them, and
 // answers with its pages or the reason it could not. Node only (node:worker_threads).
+import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
 import type { FindDocument } from '../extractors/framework.ts';
 import { ExtractionError } from './errors.ts';
-import { type DocumentRead, readPages } from './pages.ts';
+import { type DocumentRead, readPageImage, readPages } from './pages.ts';
 
 /** What the pool sends: the bytes arrive transferred (this thread owns them). */
 export interface ReadRequest {
@@ -19,10 +20,17 @@ export interface FindRequest {
   find: { kind: string; document: FindDocument; pages: readonly string[]; input: unknown };
 }
 
+/** A page of a document to render as an image for OCR (pages.ts readPageImage). */
+export interface ImageRequest {
+  id: number;
+  image: { bytes: Uint8Array; mediaType: DocumentMediaType; page: number };
+}
+
 /** What the thread answers: the pages, or an ExtractionError's fields, or another error's message. */
 export type ReadReply =
   | { id: number; ok: true; read: DocumentRead }
   | { id: number; ok: true; found: unknown }
+  | { id: number; ok: true; image: Uint8Array | null }
   | {
       id: number;
       ok: false;
@@ -42,7 +50,7 @@ export function serveReads(
 ): void {
   const port = parentPort;
   if (port === null) throw new Error('serveReads runs in a worker thread');
-  port.on('message', async (request: ReadRequest | FindRequest) => {
+  port.on('message', async (request: ReadRequest | FindRequest | ImageRequest) => {
     let reply: ReadReply;
     try {
       if ('find' in request) {
@@ -50,6 +58,9 @@ export function serveReads(
         const { findWith } = await import('../extractors/all.ts');
         const { kind, document, pages, input } = request.find;
         reply = { id: request.id, ok: true, found: findWith(kind, document, pages, input) };
+      } else if ('image' in request) {
+        const { bytes, mediaType, page } = request.image;
+        reply = { id: request.id, ok: true, image: await readPageImage(bytes, mediaType, page) };
       } else reply = { id: request.id, ok: true, read: await read(request.bytes, request.mediaType) };
     } catch (e) {
       reply = {
@@ -61,9 +72,20 @@ export function serveReads(
           : {}),
       };
     }
-    port.postMessage(reply);
+    // An image moves back to the pool's thread (no copy).
+    port.postMessage(
+      reply,
+      'image' in reply && reply.image !== null ? [reply.image.buffer as ArrayBuffer] : [],
+    );
   });
   port.postMessage(READER_READY);
 }
 
-if (workerData === READER_THREAD) serveReads(readPages);
+if (workerData === READER_THREAD) {
+  // Below the agents' thread: on 2 cores a page rendered here beside Tesseract's thread would otherwise take
+  // the agents' share. On Linux a thread's nice value is its own; elsewhere (or refused) it stays as it is.
+  try {
+    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {}
+  serveReads(readPages);
+}

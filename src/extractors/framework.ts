@@ -1,10 +1,12 @@
 // Rule-based extractors as durable work (docs/contract.md "Extraction"). An extractor reads one document's
-// extracted text and replaces its own candidates for that document in one transaction; it runs as a job of
+// extracted text and replaces its own candidates for that document (in one transaction, its big inserts in
+// short ones after it: ExtractorContext.slice); it runs as a job of
 // its own kind, one job per (document, extractor version), queued by its `*_extract` tool and after the
 // document's text extraction (entry/registries.ts lists the follow-ups).
 import { and, asc, eq } from '../db/orm.ts';
 import { DELETED_DOCUMENT, type DocumentRow, documentPages, documents } from '../db/schema/documents.ts';
 import type { DbOrTx } from '../db/types.ts';
+import { writeInSlices } from '../documents/index_write.ts';
 import type { ReadyDocument } from '../documents/pipeline.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import type { Logger } from '../log.ts';
@@ -13,6 +15,13 @@ import type { Logger } from '../log.ts';
 export interface ExtractorContext {
   now(): Date;
   log: Logger;
+  /**
+   * Queues a write to run once `run`'s transaction has committed, in a short transaction of its own (the
+   * document row locked and still ready; src/documents/index_write.ts writeInSlices): for the batches of a
+   * big insert, so the embedded database's one connection is not held for all of them at once. It must be
+   * an upsert a re-run writes again the same (a run stopped between slices is finished by running it again).
+   */
+  slice(write: (tx: DbOrTx) => Promise<unknown>): void;
 }
 
 /** The fields of a document an extractor's pure part reads: what crosses to a reader thread. */
@@ -105,6 +114,8 @@ export function extractorJob(extractor: Extractor, finder?: ExtractorFinder): Jo
     jctx.signal.throwIfAborted();
     const ahead = await findAhead(jctx.db, extractor, documentId, finder, jctx.signal);
     jctx.signal.throwIfAborted();
+    const slices: ((tx: DbOrTx) => Promise<unknown>)[] = [];
+    const ctx: ExtractorContext = { now: jctx.now, log: jctx.log, slice: (write) => slices.push(write) };
     await jctx.db.transaction(async (tx) => {
       // The row lock serialises two runs for one document: the second replaces what the first wrote.
       const [document] = await tx
@@ -127,7 +138,12 @@ export function extractorJob(extractor: Extractor, finder?: ExtractorFinder): Jo
         ahead !== undefined && ahead.role === document.role && samePages(ahead.pages, pages)
           ? ahead.found
           : undefined;
-      await extractor.run(tx, document, pages, { now: jctx.now, log: jctx.log }, found);
+      await extractor.run(tx, document, pages, ctx, found);
+    });
+    // Read again or removed meanwhile: the rest is moot (a new read queues this extractor again).
+    await writeInSlices(jctx.db, documentId, slices, {
+      proceed: (status) => status === 'ready',
+      signal: jctx.signal,
     });
   };
 }

@@ -1,6 +1,7 @@
 // The reader pool of `npm start` (src/documents/reader_pool.ts): documents parsed in worker threads while the
 // app answers other agents, on PGlite with the in-process drain loop; a thread that hangs, crashes or runs
 // out of memory ends in a clear `failed` document and the next document is read; shutdown leaves no thread.
+import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeJobHandlers } from '../../entry/registries.ts';
@@ -9,7 +10,7 @@ import { jobs } from '../../src/db/schema/jobs.ts';
 import type { DbHandle } from '../../src/db/types.ts';
 import { ExtractionError } from '../../src/documents/errors.ts';
 import { DOCUMENT_EXTRACT, enqueueDocumentExtraction } from '../../src/documents/extract_job.ts';
-import { extractPages } from '../../src/documents/pages.ts';
+import { extractPages, readPageImage } from '../../src/documents/pages.ts';
 import { createDocument } from '../../src/documents/pipeline.ts';
 import { createReaderPool, type ReaderPool } from '../../src/documents/reader_pool.ts';
 import { allExtractors } from '../../src/extractors/all.ts';
@@ -21,6 +22,7 @@ import { fixtureBytes, fixturePages } from '../fixtures/hebrew/corpus.ts';
 import { bigPdf, bigPdfPageSource, pageStamp } from '../harness/big_pdf.ts';
 import { createTestDb } from '../harness/databases.ts';
 import { seedCase, textBytes } from '../harness/documents.ts';
+import { imagePdf } from '../harness/scans.ts';
 import { expectOk, startTestServer, type TestServer } from '../harness/server.ts';
 
 const log = createLogger('silent');
@@ -125,6 +127,15 @@ describe('the extractors’ rules in a reader thread', () => {
     }
     // The appeal's claims are really there: the comparison is not of two empty lists.
     expect(await pool.find('claim_extract', document, pages, undefined)).not.toHaveLength(0);
+  });
+
+  it("renders a scanned page's image in the thread as in-line, and a page past the end fails as in-line", async () => {
+    const scan = new Uint8Array(await readFile(new URL('../fixtures/scans/scan-a.png', import.meta.url)));
+    const pdf = await imagePdf([scan, scan]);
+    const inline = await readPageImage(pdf, PDF, 2);
+    expect(inline?.length).toBeGreaterThan(1000);
+    expect(await pool.pageImage(pdf, PDF, 2)).toEqual(inline);
+    await expect(pool.pageImage(pdf, PDF, 3)).rejects.toMatchObject({ failure: 'broken', permanent: true });
   });
 
   it('refuses a kind no extractor has, and reads the next document after it', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OcrEngine, OcrResult } from './engine.ts';
 import { normaliseOcrText } from './normalise.ts';
 
@@ -114,6 +115,8 @@ async function createTesseractWorker(langs: readonly OcrLanguage[]): Promise<Wor
       langPath: dir,
       gzip: true,
       cacheMethod: 'none',
+      // Its own script, started below the agents' thread in priority (tesseract_thread.ts).
+      workerPath: fileURLToPath(new URL('./tesseract_thread.ts', import.meta.url)),
     });
     try {
       // A page as a whole: columns, headings and tables found by layout analysis. (preserve_interword_spaces
