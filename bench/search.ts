@@ -134,6 +134,9 @@ export async function growTo(db: Db, target: number, page: () => string, state: 
     const perDocument = PAGES_PER_DOCUMENT * 1.3;
     const copies = Math.max(1, Math.ceil((target - chunks) / perDocument));
     await db.transaction(async (tx) => {
+      // Tens of thousands of chunks in one statement (their tsvectors and the GIN index): past the pool's
+      // statement bound, which is for the agents' calls, not for seeding a bench.
+      await tx.execute(sql`set local statement_timeout = 0`);
       await tx.execute(sql`create temp table copied on commit drop as
         select id as old, gen_random_uuid() as new from documents where corpus = 'library' order by id limit ${copies}`);
       await tx.execute(sql`insert into documents (id, corpus, sha256, media_type, byte_size, title, status, page_count, created_by)
