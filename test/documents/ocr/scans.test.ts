@@ -6,10 +6,14 @@
 // its race-safe last page are database-independent SQL, covered on both by the queue's own tests).
 import { readFile } from 'node:fs/promises';
 import fontkit from '@pdf-lib/fontkit';
+import { eq } from 'drizzle-orm';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ocrEngine } from '../../../entry/registries.ts';
 import { extractFacts } from '../../../src/analysis/appraisal.ts';
+import { documentChunks, documents } from '../../../src/db/schema/documents.ts';
+import { documentSubject } from '../../../src/documents/extract_job.ts';
+import { enqueueOcrPages } from '../../../src/documents/ocr_job.ts';
 import { seedCase } from '../../harness/documents.ts';
 import { drainAll } from '../../harness/drain.ts';
 import { grayOfPng, grayTiff, imagePdf, jpegOf, noisePng } from '../../harness/scans.ts';
@@ -157,5 +161,28 @@ describe('scans read by OCR [pglite]', () => {
     const scanned = (await pages('png')).map((p) => p.text);
     expect(facts(scanned)).toEqual(facts([source]));
     expect(facts([source]).length).toBeGreaterThan(0);
+  });
+
+  it('a page job that finds its page already read finishes the document (it stopped after storing the page)', async () => {
+    const id = ids.png ?? '';
+    const chunks = async () =>
+      (
+        await s.db.db
+          .select({ n: documentChunks.chunkIndex })
+          .from(documentChunks)
+          .where(eq(documentChunks.documentId, id))
+      ).length;
+    const before = await chunks();
+    expect(before).toBeGreaterThan(0);
+    // The state a crash leaves between the page's own transaction and the document's index: the page is
+    // read, the document still extracting, and the page's job to run again (its lease ran out).
+    await s.db.db.transaction(async (tx) => {
+      await tx.update(documents).set({ status: 'extracting' }).where(eq(documents.id, id));
+      await enqueueOcrPages(tx, id, [1], documentSubject(id));
+    });
+    await drainAll(s);
+    expect(await doc('png')).toMatchObject({ status: 'ready', page_count: 1, ocr_pages: 1 });
+    expect((await pages('png'))[0]?.text).toContain('שווי במצב חדש: 7,450,000 ₪');
+    expect(await chunks()).toBe(before);
   });
 });
