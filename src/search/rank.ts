@@ -1,17 +1,16 @@
 import { type SQL, sql } from '../db/orm.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
 import { type Db, rowsOf } from '../db/types.ts';
-import { normalizeHebrew } from '../hebrew/text.ts';
+import { closestWords } from './fuzzy.ts';
 import {
   anyFormTsquery,
   expansionTsquery,
-  indexTerms,
   MAX_EXPANSIONS,
   type QueryTerms,
-  spellingKey,
   surfaceTsquery,
   wordTsquery,
 } from './normalize.ts';
+import { alternativesTsquery, atLeast, type CoverageGroup, TIER_MAX_WORDS } from './tiers.ts';
 
 /**
  * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
@@ -174,51 +173,6 @@ export const searchSettings = sql`select set_config('enable_seqscan', 'off', tru
  * A chunk whose coverage share is this much below the K-th best cannot reach the first K: it is never scored.
  */
 const RANK_SPREAD = 0.16;
-/** Coverage tiers are searched as GIN queries («at least k of the words») up to this many query words. */
-const TIER_MAX_WORDS = 6;
-/** …and while no tier's query needs more alternatives than this (each a conjunction of words or expansions). */
-const TIER_MAX_ALTERNATIVES = 32;
-
-/**
- * The query's coverage groups, as the per-word lookups count them: a word alone, or a thesaurus expansion's
- * span (its words, and the expansion worth them all). A group's score is the most of (the weights of its words
- * present, the expansion's weight if present); coverage is the sum over groups.
- */
-interface CoverageGroup {
-  words: { tsq: string; weight: number }[];
-  expansion?: { tsq: string; weight: number };
-}
-
-/** The alternatives (each a conjunction of lookups) for «coverage ≥ k», or null when there are too many. */
-function atLeast(groups: readonly CoverageGroup[], k: number): string[][] | null {
-  let combos: { conds: string[]; value: number }[] = [{ conds: [], value: 0 }];
-  for (const g of groups) {
-    const options: { conds: string[]; value: number }[] = [];
-    for (let mask = 0; mask < 1 << g.words.length; mask++) {
-      const chosen = g.words.filter((_, i) => (mask >> i) & 1);
-      options.push({ conds: chosen.map((w) => w.tsq), value: chosen.reduce((s, w) => s + w.weight, 0) });
-    }
-    if (g.expansion !== undefined) options.push({ conds: [g.expansion.tsq], value: g.expansion.weight });
-    combos = combos.flatMap((c) =>
-      options.map((o) => ({ conds: [...c.conds, ...o.conds], value: c.value + o.value })),
-    );
-    if (combos.length > 4096) return null;
-  }
-  const enough = combos.filter((c) => c.value >= k).map((c) => [...new Set(c.conds)].sort());
-  // Only the minimal ones: an alternative that has all of another's conditions finds nothing more.
-  const minimal = enough.filter(
-    (c, i) =>
-      !enough.some(
-        (o, j) =>
-          j !== i && o.length <= c.length && o.every((x) => c.includes(x)) && (o.length < c.length || j < i),
-      ),
-  );
-  return minimal.length > TIER_MAX_ALTERNATIVES ? null : minimal;
-}
-
-const alternativesTsquery = (alternatives: readonly string[][]) =>
-  alternatives.map((a) => `(${a.map((x) => `(${x})`).join(' & ')})`).join(' | ');
-
 /**
  * The ranked query of searchChunks (the bench explains it), for words already capped at MAX_RANKED_QUERY_WORDS.
  * Its stages, each bounded:
@@ -443,104 +397,4 @@ export function rankedSql(
       join documents d on d.id = c.document_id
     order by p.score desc, c.document_id, c.chunk_index`;
   return { ranked, anyForm, scope };
-}
-
-/**
- * Up to three corpus words per query word by trigram similarity (pg_trgm `%`, its similarity_threshold), in
- * one statement for all the words (a lateral query per word over the vocabulary's trigram index).
- */
-async function closestWords(db: Db, words: QueryTerms['words']): Promise<QueryTerms['words']> {
-  const wanted = words.filter((w) => w.surface.length >= 3);
-  if (wanted.length === 0) return [];
-  const rows = rowsOf<{ i: number | string; term: string }>(
-    await db.execute(
-      sql`select w.i, t.term
-        from unnest(${`{${wanted.map((w) => `"${w.surface}"`).join(',')}}`}::text[]) with ordinality as w(word, i)
-        cross join lateral (
-          select term from search_terms where term % w.word order by similarity(term, w.word) desc, term limit 3
-        ) t
-        order by w.i`,
-    ),
-  );
-  return wanted.flatMap((w, i) => {
-    const forms = rows.filter((r) => Number(r.i) === i + 1).map((r) => r.term);
-    return forms.length === 0
-      ? []
-      : [
-          {
-            surface: w.surface,
-            // The index holds spelling keys (terms@2) and, before a document is indexed again, the words as they are.
-            forms: [...new Set(forms.flatMap((f) => [spellingKey(f), f]))],
-            ...(w.written === undefined ? {} : { written: w.written }),
-          },
-        ];
-  });
-}
-
-const SNIPPET_WORDS = 36;
-
-/** Punctuation that ends a sentence or a clause, or closes a quote or bracket, after a word. */
-const TRAILING = /[.,;:!?…)\]}»"”’\u05C3-]+$/u;
-/** Punctuation that opens a quote or bracket before a word. */
-const LEADING = /^[([{«"'“‘-]+/u;
-
-/** A matched word marked «like this», the punctuation around it left outside: «המכריע». not «המכריע.» */
-function mark(word: string): string {
-  const lead = LEADING.exec(word)?.[0] ?? '';
-  const rest = word.slice(lead.length);
-  const trail = TRAILING.exec(rest)?.[0] ?? '';
-  const core = rest.slice(0, rest.length - trail.length);
-  return core === '' ? `«${word}»` : `${lead}«${core}»${trail}`;
-}
-
-/**
- * A snippet of the chunk around the densest run of query words, each match wrapped in «…». Matching
- * uses the same normalisation and prefix forms as the index, so ו/ה/ב-prefixed and pointed words match.
- */
-export function highlight(text: string, query: QueryTerms): string {
-  const wanted = new Set([
-    ...query.words.flatMap((w) => w.forms),
-    ...(query.expansions ?? []).flatMap((e) => e.alternatives.flatMap((a) => a.words.flat())),
-  ]);
-  const words = text.split(/\s+/).filter((w) => w !== '');
-  const hit = words.map((word) =>
-    indexTerms(normalizeHebrew(word), word)
-      .split(' ')
-      .some((n) => wanted.has(n)),
-  );
-  let best = 0;
-  let bestCount = -1;
-  for (let start = 0; start < Math.max(1, words.length - SNIPPET_WORDS + 1); start++) {
-    let count = 0;
-    for (let i = start; i < Math.min(words.length, start + SNIPPET_WORDS); i++) if (hit[i]) count++;
-    if (count > bestCount) {
-      best = start;
-      bestCount = count;
-    }
-  }
-  const end = Math.min(words.length, best + SNIPPET_WORDS);
-  const body = words
-    .slice(best, end)
-    .map((w, i) => (hit[best + i] ? mark(w) : w))
-    .join(' ');
-  return `${best > 0 ? '… ' : ''}${body}${end < words.length ? ' …' : ''}`;
-}
-
-/**
- * Which thesaurus expansions the passages have: per expansion of the query, the labels of its alternatives
- * found in at least one of `texts` (as the index reads them), in the thesaurus's order.
- */
-export function matchedExpansions(
-  texts: readonly string[],
-  query: QueryTerms,
-): { written: string; labels: string[] }[] {
-  const expansions = query.expansions ?? [];
-  if (expansions.length === 0 || texts.length === 0) return [];
-  const present = texts.map((t) => new Set(indexTerms(normalizeHebrew(t), t).split(' ')));
-  return expansions.flatMap((e) => {
-    const labels = e.alternatives
-      .filter((a) => present.some((p) => a.words.every((w) => w.some((f) => p.has(f)))))
-      .map((a) => a.label);
-    return labels.length === 0 ? [] : [{ written: e.written, labels }];
-  });
 }

@@ -3,14 +3,8 @@ import type { ToolContext } from '../contract/define.ts';
 import { invalidArg } from '../contract/errors.ts';
 import { offsetPages, type PageRequest, pagedOutput } from '../contract/limits.ts';
 import { MAX_ANALYZED_QUERY_WORDS, MAX_EXPANSIONS, type QueryTerms } from './normalize.ts';
-import {
-  type ChunkHit,
-  highlight,
-  MAX_RANKED,
-  matchedExpansions,
-  type SearchFilter,
-  searchChunks,
-} from './rank.ts';
+import { type ChunkHit, MAX_RANKED, type SearchFilter, searchChunks } from './rank.ts';
+import { highlight, matchedExpansions } from './snippet.ts';
 
 export const queryInput = z
   .string()

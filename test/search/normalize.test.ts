@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeHebrew, prefixStripped } from '../../src/hebrew/text.ts';
 import { CHUNK_TARGET_CHARS, chunkPage, chunkPages } from '../../src/search/chunk.ts';
 import { analyzeQuery, anyFormTsquery, indexTerms, spellingKey } from '../../src/search/normalize.ts';
-import { highlight } from '../../src/search/rank.ts';
+import { highlight } from '../../src/search/snippet.ts';
 import { THESAURUS } from '../../src/search/thesaurus.ts';
 
 describe('prefixes', () => {
