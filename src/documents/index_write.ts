@@ -54,7 +54,7 @@ export interface SliceOptions {
 export type SliceOutcome = 'finished' | 'removed' | 'moved_on';
 
 /** Locks the document row for the rest of the transaction; its status, or undefined when gone. */
-async function lockStatus(tx: DbOrTx, documentId: string): Promise<string | undefined> {
+export async function lockStatus(tx: DbOrTx, documentId: string): Promise<string | undefined> {
   const [row] = await tx
     .select({ status: documents.status })
     .from(documents)

@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../db/types.ts';
 import { enqueueJob, type JobHandler, PermanentJobError } from '../jobs/queue.ts';
 import { readDocumentBlob } from './blobs.ts';
 import { ExtractionError } from './errors.ts';
+import { lockStatus } from './index_write.ts';
 import type { OcrEngine, OcrResult } from './ocr/engine.ts';
 import { type ExtractOptions, failDocument, indexDocument, type ReadyDocument } from './pipeline.ts';
 import { inlineReader, type PageReader } from './reader.ts';
@@ -81,26 +82,32 @@ interface PageOutcome {
 }
 
 /** The bytes of the document whose pages are being read, kept for its next page's job (one document). */
-let lastScan: { key: string; bytes: Uint8Array; timer: ReturnType<typeof setTimeout> } | undefined;
+let lastScan: { key: string; bytes: Uint8Array; at: number } | undefined;
 const SCAN_KEPT_MS = 60_000;
 
 /**
  * The document's bytes, read once for all its pages: every page job needs the whole file, and reading it
  * from the database (in slices, on PGlite by the agents' thread) for each of 60 pages was most of what a
  * scan cost that thread. Keyed by id and sha256 (the bytes of a document never change under them); dropped
- * after a minute unused.
+ * when the document is finished (forgetScan) or, unused for a minute, at the next page read (no timer: the
+ * same code runs in the extraction Worker, whose timers cannot be unref'd).
  */
-async function scanBytes(db: DbOrTx, documentId: string, sha256: string): Promise<Uint8Array | null> {
+async function scanBytes(
+  db: DbOrTx,
+  documentId: string,
+  sha256: string,
+  now: number,
+): Promise<Uint8Array | null> {
   const key = `${documentId}:${sha256}`;
-  const bytes = lastScan?.key === key ? lastScan.bytes : await readDocumentBlob(db, documentId);
-  if (bytes === null) return null;
-  clearTimeout(lastScan?.timer);
-  const timer = setTimeout(() => {
-    lastScan = undefined;
-  }, SCAN_KEPT_MS);
-  timer.unref();
-  lastScan = { key, bytes, timer };
+  const kept = lastScan?.key === key && now - lastScan.at < SCAN_KEPT_MS ? lastScan.bytes : undefined;
+  const bytes = kept ?? (await readDocumentBlob(db, documentId));
+  lastScan = bytes === null ? undefined : { key, bytes, at: now };
   return bytes;
+}
+
+/** Drops the kept bytes once their document is no longer being read. */
+function forgetScan(documentId: string): void {
+  if (lastScan?.key.startsWith(`${documentId}:`)) lastScan = undefined;
 }
 
 /** Stores a page's outcome (a short transaction); the document's index is written after it (finishDocumentIfRead). */
@@ -109,8 +116,7 @@ async function settlePage(
   ref: { documentId: string; page: number },
   outcome: PageOutcome,
 ): Promise<void> {
-  const doc = await lockDocument(tx, ref.documentId);
-  if (doc?.status !== 'extracting') return;
+  if ((await lockStatus(tx, ref.documentId)) !== 'extracting') return;
   await tx
     .update(documentPages)
     .set({ text: outcome.text, ocrState: outcome.state, ocrConfidence: outcome.confidence })
@@ -163,7 +169,7 @@ export const documentOcrPageJob = (
         return;
       }
       // In slices, without a transaction: on PGlite one bytea read as a whole holds the server's thread.
-      const bytes = await scanBytes(jctx.db, ref.documentId, row.sha256);
+      const bytes = await scanBytes(jctx.db, ref.documentId, row.sha256, jctx.now().getTime());
       if (bytes === null) return;
       let outcome: PageOutcome;
       try {
@@ -191,7 +197,8 @@ export const documentOcrPageJob = (
         outcome = { text: '', confidence: null, state: 'unreadable' };
       }
       await jctx.db.transaction((tx) => settlePage(tx, ref, outcome));
-      await finishDocumentIfRead(jctx.db, ref.documentId, { now: jctx.now, onReady });
+      if ((await finishDocumentIfRead(jctx.db, ref.documentId, { now: jctx.now, onReady })) !== 'waiting')
+        forgetScan(ref.documentId);
     },
     {
       async onDead(
@@ -225,6 +232,13 @@ export async function finishDocumentIfRead(
     .from(documents)
     .where(eq(documents.id, documentId));
   if (doc?.status !== 'extracting') return 'not_extracting';
+  // Every page's job asks; only the last one reads the pages' text (not all of it, once per page).
+  const [waiting] = await db
+    .select({ page: documentPages.page })
+    .from(documentPages)
+    .where(and(eq(documentPages.documentId, documentId), eq(documentPages.ocrState, 'pending')))
+    .limit(1);
+  if (waiting !== undefined) return 'waiting';
   const rows = await db
     .select({ page: documentPages.page, text: documentPages.text, state: documentPages.ocrState })
     .from(documentPages)
@@ -236,7 +250,7 @@ export async function finishDocumentIfRead(
   if (rows.every((r) => r.text.trim() === '')) {
     const which = unreadable.length === 0 ? '' : ` (unreadable: page ${unreadable.join(', ')})`;
     const failed = await db.transaction(async (tx) => {
-      if ((await lockDocument(tx, documentId))?.status !== 'extracting') return false;
+      if ((await lockStatus(tx, documentId)) !== 'extracting') return false;
       await failDocument(
         tx,
         documentId,
@@ -254,14 +268,4 @@ export async function finishDocumentIfRead(
     { now: options.now, onReady: options.onReady, ocr: { pages: ocrPages, unreadable } },
   );
   return outcome === 'finished' ? 'ready' : 'not_extracting';
-}
-
-/** Locks the document row for the rest of the transaction; its stored status, or undefined when gone. */
-export async function lockDocument(tx: DbOrTx, documentId: string) {
-  const [row] = await tx
-    .select({ status: documents.status, mediaType: documents.mediaType })
-    .from(documents)
-    .where(eq(documents.id, documentId))
-    .for('update');
-  return row;
 }

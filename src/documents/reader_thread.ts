@@ -1,11 +1,11 @@
 // A reader thread of the pool (reader_pool.ts): reads one document at a time, as the pool sends them, and
 // answers with its pages or the reason it could not. Node only (node:worker_threads).
-import { constants, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DocumentMediaType } from '../db/schema/documents.ts';
 import type { FindDocument } from '../extractors/framework.ts';
 import { ExtractionError } from './errors.ts';
 import { type DocumentRead, readPageImage, readPages } from './pages.ts';
+import { lowerThreadPriority } from './thread_priority.ts';
 
 /** What the pool sends: the bytes arrive transferred (this thread owns them). */
 export interface ReadRequest {
@@ -82,10 +82,6 @@ export function serveReads(
 }
 
 if (workerData === READER_THREAD) {
-  // Below the agents' thread: on 2 cores a page rendered here beside Tesseract's thread would otherwise take
-  // the agents' share. On Linux a thread's nice value is its own; elsewhere (or refused) it stays as it is.
-  try {
-    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch {}
+  lowerThreadPriority();
   serveReads(readPages);
 }
