@@ -132,10 +132,12 @@ export async function growTo(db: Db, target: number, page: () => string, state: 
   }
   while (chunks < target) {
     const perDocument = PAGES_PER_DOCUMENT * 1.3;
-    const copies = Math.max(1, Math.ceil((target - chunks) / perDocument));
+    // At most 100 documents (~5,000 chunks) a transaction: the GIN index's small pending list is flushed as it
+    // fills, so one statement copying tens of thousands of chunks would outlast the client's query bound.
+    const copies = Math.min(100, Math.max(1, Math.ceil((target - chunks) / perDocument)));
     await db.transaction(async (tx) => {
-      // Tens of thousands of chunks in one statement (their tsvectors and the GIN index): past the pool's
-      // statement bound, which is for the agents' calls, not for seeding a bench.
+      // Thousands of chunks in one statement (their tsvectors and the GIN index): past the pool's statement
+      // bound, which is for the agents' calls, not for seeding a bench.
       await tx.execute(sql`set local statement_timeout = 0`);
       await tx.execute(sql`create temp table copied on commit drop as
         select id as old, gen_random_uuid() as new from documents where corpus = 'library' order by id limit ${copies}`);

@@ -1,4 +1,5 @@
 import { type SQL, sql } from '../db/orm.ts';
+import { executePrepared } from '../db/prepared.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
 import { type Db, rowsOf } from '../db/types.ts';
 import { closestWords } from './fuzzy.ts';
@@ -11,6 +12,7 @@ import {
   wordTsquery,
 } from './normalize.ts';
 import { alternativesTsquery, atLeast, type CoverageGroup, TIER_MAX_WORDS } from './tiers.ts';
+import { wordSimilarity } from './trigram.ts';
 
 /**
  * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
@@ -83,6 +85,8 @@ interface Row {
   court: string | null;
   committee: string | null;
   parties: string | null;
+  /** The chunk's normalised text, for the chunks the re-rank compares (null for the others). */
+  norm_text: string | null;
 }
 
 /**
@@ -115,15 +119,16 @@ export async function searchChunks(
     expansions: (query.expansions ?? []).slice(0, MAX_EXPANSIONS),
   };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
-  const { ranked, anyForm, scope } = rankedSql(filter, q, page, options.tuning);
+  const { ranked, anyForm, scope, rerank } = rankedSql(filter, q, page, options.tuning);
   // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
   // ~10% of the chunks it would scan them all (seconds at 100k chunks) instead of the GIN index (tens of ms).
-  const rows = await db.transaction(async (tx) => {
+  const candidates = await db.transaction(async (tx) => {
     // One statement for both settings (a round trip each otherwise). A parallel plan's workers cost more to
     // start than the few thousand index hits they would share.
     await tx.execute(searchSettings);
-    return rowsOf<Row>(await tx.execute(ranked));
+    return executePrepared<Row>(tx, ranked);
   });
+  const rows = rerank === null ? candidates : reranked(candidates, q.text, rerank);
   if (rows.length === 0 && !options.fuzzy) {
     // Nothing in this scope has any query word: try the corpus words closest to each query word (a
     // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
@@ -162,6 +167,28 @@ export async function searchChunks(
     parties: r.parties,
     fuzzy: options.fuzzy === true,
   }));
+}
+
+/**
+ * The re-rank: each candidate the query returned with its text adds 0.3 × word_similarity of the query to it (as
+ * pg_trgm computes it, trigram.ts); all of them ordered again (ties on document id and chunk index, as the
+ * database orders them) and the page cut out.
+ */
+function reranked(candidates: Row[], text: string, page: { offset: number; limit: number }): Row[] {
+  const scored = candidates.map((r) => ({
+    ...r,
+    score: r.norm_text === null ? Number(r.score) : Number(r.score) + 0.3 * wordSimilarity(text, r.norm_text),
+  }));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.document_id < b.document_id
+        ? -1
+        : a.document_id > b.document_id
+          ? 1
+          : a.chunk_index - b.chunk_index),
+  );
+  return scored.slice(page.offset, page.offset + page.limit);
 }
 
 /** The settings searchChunks runs its ranked query with, in its transaction (the bench explains under them). */
@@ -266,11 +293,18 @@ export function rankedSql(
       tierQueries.push({ coverage: k, tsq: alternativesTsquery(alternatives) });
     }
   }
+  // A tier stops after `pool` chunks in scope, in the order the GIN bitmap yields them (the table's). Its lookup
+  // is a CTE of its own so it is planned for every row (the bitmap), yet read only as far as the limit: planned
+  // under the limit, a common word's tier became a key-order scan testing every chunk's tsvector.
   const tier = (name: string, coverage: number, tsq: string) =>
-    sql`${sql.raw(name)} as materialized (
-      select c.document_id, c.chunk_index, ${coverage}::float8 as coverage
-      from document_chunks c join documents d on d.id = c.document_id
-      where ${scope} and c.tsv @@ to_tsquery('simple', ${tsq})
+    sql`${sql.raw(`${name}_hits`)} as materialized (
+      select c.document_id, c.chunk_index from document_chunks c where c.tsv @@ to_tsquery('simple', ${tsq})
+    ),
+    ${sql.raw(name)} as materialized (
+      select h.document_id, h.chunk_index, ${coverage}::float8 as coverage
+      from ${sql.raw(`${name}_hits`)} h join documents d on d.id = h.document_id
+      where ${scope}
+      limit ${tuning.pool}
     )`;
   // Each tier is read only when every tier above it is short of the pool (lazily evaluated init plans).
   const short = (names: readonly string[]) =>
@@ -363,26 +397,20 @@ export function rankedSql(
       order by base desc, p.document_id, p.chunk_index
       limit ${depth}
     )`;
-  // Past the re-ranked chunks, their bonus cannot change which chunks a page has: it is the order by base.
-  const paged =
-    page.offset >= tuning.rerank
-      ? sql`paged as (
-      select document_id, chunk_index, base as score from candidates
+  // Past the re-ranked chunks, their bonus cannot change which chunks a page has: it is the order by base, and
+  // the database pages. A page among them gets all `depth` candidates, the first `rerank` with the text the
+  // re-rank compares (searchChunks re-ranks and pages them).
+  const reranks = page.offset < tuning.rerank;
+  const paged = reranks
+    ? sql`paged as (
+      select document_id, chunk_index, base as score,
+        row_number() over (order by base desc, document_id, chunk_index) <= ${tuning.rerank} as rerank
+      from candidates
+    )`
+    : sql`paged as (
+      select document_id, chunk_index, base as score, false as rerank from candidates
       order by base desc, document_id, chunk_index
       limit ${limit} offset ${page.offset}
-    )`
-      : sql`numbered as (
-      select k.*, row_number() over (order by k.base desc, k.document_id, k.chunk_index) as rn from candidates k
-    ),
-    reranked as (
-      select k.document_id, k.chunk_index, k.base + 0.3 * word_similarity(${q.text}, c.norm_text) as score
-      from numbered k join document_chunks c on c.document_id = k.document_id and c.chunk_index = k.chunk_index
-      where k.rn <= ${tuning.rerank}
-      union all
-      select k.document_id, k.chunk_index, k.base from numbered k where k.rn > ${tuning.rerank}
-    ),
-    paged as (
-      select * from reranked order by score desc, document_id, chunk_index limit ${limit} offset ${page.offset}
     )`;
   const ranked = sql`
     with q as materialized (
@@ -391,10 +419,11 @@ export function rankedSql(
     ${stage1},
     ${scored},
     ${paged}
-    select ${fields}, p.score::float8 as score
+    select ${fields}, p.score::float8 as score, case when p.rerank then c.norm_text end as norm_text
     from paged p
       join document_chunks c on c.document_id = p.document_id and c.chunk_index = p.chunk_index
       join documents d on d.id = c.document_id
     order by p.score desc, c.document_id, c.chunk_index`;
-  return { ranked, anyForm, scope };
+  const rerank = reranks ? { offset: page.offset, limit } : null;
+  return { ranked, anyForm, scope, rerank };
 }

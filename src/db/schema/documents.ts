@@ -185,7 +185,9 @@ export const documentChunks = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.documentId, t.chunkIndex] }),
-    index('document_chunks_fts_idx').using('gin', t.tsv),
+    // A small pending list: every search reads all of it (up to 4 MB by default, ~200 pages after a bulk
+    // read), and the insert that flushes it holds the index for the whole list.
+    index('document_chunks_fts_idx').using('gin', t.tsv).with({ gin_pending_list_limit: 256 }),
   ],
 );
 
