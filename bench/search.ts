@@ -11,6 +11,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { indexReadSettings } from '../src/db/index_reads.ts';
 import { migrateDb } from '../src/db/migrate.ts';
 import { openPglite } from '../src/db/pglite.ts';
 import { documentChunks, documents, searchTerms } from '../src/db/schema/documents.ts';
@@ -19,7 +20,7 @@ import { createDocument, extractAndIndexDocument } from '../src/documents/pipeli
 import { normalizeHebrew, tokens } from '../src/hebrew/text.ts';
 import { chunkPages } from '../src/search/chunk.ts';
 import { analyzeQuery } from '../src/search/normalize.ts';
-import { MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks, searchSettings } from '../src/search/rank.ts';
+import { MAX_RANKED_QUERY_WORDS, rankedSql, searchChunks } from '../src/search/rank.ts';
 import { fixtureDocuments, fixturePages, fixtureQuestions } from '../test/fixtures/hebrew/corpus.ts';
 import { serviceUrls } from '../test/harness/services.ts';
 import { scratchPostgres } from './scratch.ts';
@@ -301,7 +302,7 @@ export async function runSearchBench(): Promise<Record<string, string>> {
       );
       // As searchChunks runs it: in a transaction with its settings (index scans forced, no parallel workers).
       const plan = await db.transaction(async (tx) => {
-        await tx.execute(searchSettings);
+        await tx.execute(indexReadSettings);
         return rowsOf<{ 'QUERY PLAN': string }>(
           await tx.execute(sql`explain (analyze, buffers, costs off) ${query}`),
         );

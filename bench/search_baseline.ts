@@ -3,6 +3,8 @@
  * scored from both stored tsvectors and joined three times. `npm run bench` runs it beside searchChunks, in the
  * same transaction settings, so the after/before ratio is measured in one run.
  */
+
+import { indexReadSettings } from '../src/db/index_reads.ts';
 import { type SQL, sql } from '../src/db/orm.ts';
 import { type Db, rowsOf } from '../src/db/types.ts';
 import {
@@ -13,7 +15,7 @@ import {
   surfaceTsquery,
   wordTsquery,
 } from '../src/search/normalize.ts';
-import { MAX_RANKED, MAX_RANKED_QUERY_WORDS, type SearchFilter, searchSettings } from '../src/search/rank.ts';
+import { MAX_RANKED, MAX_RANKED_QUERY_WORDS, type SearchFilter } from '../src/search/rank.ts';
 
 /** The baseline's page of (document, chunk, score), run as searchChunks runs its query (no fuzzy fallback). */
 export async function baselineSearch(
@@ -30,7 +32,7 @@ export async function baselineSearch(
   if (q.words.length === 0 || page.offset >= MAX_RANKED) return [];
   const ranked = baselineRankedSql(filter, q, page);
   return db.transaction(async (tx) => {
-    await tx.execute(searchSettings);
+    await tx.execute(indexReadSettings);
     return rowsOf<{ document_id: string; chunk_index: number; score: number }>(await tx.execute(ranked));
   });
 }

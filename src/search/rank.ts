@@ -1,3 +1,4 @@
+import { withIndexReads } from '../db/index_reads.ts';
 import { type SQL, sql } from '../db/orm.ts';
 import { executePrepared } from '../db/prepared.ts';
 import type { DocumentCorpus } from '../db/schema/documents.ts';
@@ -12,7 +13,7 @@ import {
   wordTsquery,
 } from './normalize.ts';
 import { alternativesTsquery, atLeast, type CoverageGroup, TIER_MAX_WORDS } from './tiers.ts';
-import { wordSimilarity } from './trigram.ts';
+import { rerankPage } from './trigram.ts';
 
 /**
  * At most this many of the analysed words go into the ranked SQL (a pasted paragraph is still one bounded
@@ -54,10 +55,10 @@ export const MAX_RANKED = 250;
 /**
  * How much of the work each query does: stage 1 keeps at most `pool` chunks by coverage (how many query words
  * they have), counted from the index alone; of these, only the ones that can still reach the page are scored
- * from their stored tsvectors (two detoasted per chunk). Within the same coverage the pool takes chunks in
- * document order: a very common word (in more chunks than this) is ranked among a sample of them. The best
- * `rerank` by full-text score are re-ranked with trigram similarity (a pass over each one's text, ~0.1–0.25 ms
- * a chunk on PostgreSQL).
+ * from their stored tsvectors (two detoasted per chunk). Within the same coverage the pool takes chunks in the
+ * order the index yields them: a very common word (in more chunks than this) is ranked among a sample of them.
+ * The best `rerank` by full-text score are re-ranked with trigram similarity, computed beside the query
+ * (trigram.ts: ~0.06 ms a chunk; in the database it was 0.17 ms on PostgreSQL, more in PGlite).
  */
 export interface RankTuning {
   pool: number;
@@ -98,8 +99,8 @@ interface Row {
  *    - ts_rank of all forms (length-normalised) + half the ts_rank of the surface words only, so an
  *      exact word ranks above a prefix-stripped match;
  *    the best MAX_RANKED go on;
- * 2. the best RANK_TUNING.rerank of those are re-ranked adding 0.3 × pg_trgm word_similarity of the query
- *    to the chunk text (closeness of the words as written, in order).
+ * 2. the best RANK_TUNING.rerank of those are re-ranked adding 0.3 × word_similarity of the query to the
+ *    chunk text (closeness of the words as written, in order), as pg_trgm computes it (trigram.ts).
  * When no chunk in scope contains any query word, the fuzzy fallback replaces each query word by the
  * closest corpus words by trigram similarity (search_terms, GIN trigram index) and searches again:
  * a misspelt word still finds its document.
@@ -120,15 +121,9 @@ export async function searchChunks(
   };
   if (words.length === 0 || page.offset >= MAX_RANKED) return [];
   const { ranked, anyForm, scope, rerank } = rankedSql(filter, q, page, options.tuning);
-  // The planner cannot see that reading a chunk's stored tsvector means detoasting it: for a word in more than
-  // ~10% of the chunks it would scan them all (seconds at 100k chunks) instead of the GIN index (tens of ms).
-  const candidates = await db.transaction(async (tx) => {
-    // One statement for both settings (a round trip each otherwise). A parallel plan's workers cost more to
-    // start than the few thousand index hits they would share.
-    await tx.execute(searchSettings);
-    return executePrepared<Row>(tx, ranked);
-  });
-  const rows = rerank === null ? candidates : reranked(candidates, q.text, rerank);
+  // Planned on the indexes (src/db/index_reads.ts says why), as a prepared statement where connections last.
+  const candidates = await withIndexReads(db, (reader) => executePrepared<Row>(reader, ranked));
+  const rows = rerank === null ? candidates : rerankPage(candidates, q.text, rerank);
   if (rows.length === 0 && !options.fuzzy) {
     // Nothing in this scope has any query word: try the corpus words closest to each query word (a
     // misspelling). Decided by the data alone, so every page of the same query takes the same path; an
@@ -168,31 +163,6 @@ export async function searchChunks(
     fuzzy: options.fuzzy === true,
   }));
 }
-
-/**
- * The re-rank: each candidate the query returned with its text adds 0.3 × word_similarity of the query to it (as
- * pg_trgm computes it, trigram.ts); all of them ordered again (ties on document id and chunk index, as the
- * database orders them) and the page cut out.
- */
-function reranked(candidates: Row[], text: string, page: { offset: number; limit: number }): Row[] {
-  const scored = candidates.map((r) => ({
-    ...r,
-    score: r.norm_text === null ? Number(r.score) : Number(r.score) + 0.3 * wordSimilarity(text, r.norm_text),
-  }));
-  scored.sort(
-    (a, b) =>
-      b.score - a.score ||
-      (a.document_id < b.document_id
-        ? -1
-        : a.document_id > b.document_id
-          ? 1
-          : a.chunk_index - b.chunk_index),
-  );
-  return scored.slice(page.offset, page.offset + page.limit);
-}
-
-/** The settings searchChunks runs its ranked query with, in its transaction (the bench explains under them). */
-export const searchSettings = sql`select set_config('enable_seqscan', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`;
 
 /**
  * ts_rank is below 0.1 for any chunk and query (Σ 1/i² < π²/6, and normalisation 1 divides by log2(length + 1)

@@ -143,3 +143,38 @@ export function wordSimilarity(query: string, text: string): number {
   }
   return best;
 }
+
+/** What the re-rank needs of a candidate: its full-text score, its keys, and its text when it is re-ranked. */
+interface Candidate {
+  score: number | string;
+  document_id: string;
+  chunk_index: number;
+  /** The chunk's normalised text for the candidates re-ranked; null for the others. */
+  norm_text: string | null;
+}
+
+/**
+ * The re-rank of the ranked search: each candidate with its text adds 0.3 × word_similarity of the query to its
+ * score; all are ordered again (ties on document id and chunk index, as the database orders them) and the page
+ * is cut out.
+ */
+export function rerankPage<C extends Candidate>(
+  candidates: readonly C[],
+  query: string,
+  page: { offset: number; limit: number },
+): (C & { score: number })[] {
+  const scored = candidates.map((c) => ({
+    ...c,
+    score: Number(c.score) + (c.norm_text === null ? 0 : 0.3 * wordSimilarity(query, c.norm_text)),
+  }));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.document_id < b.document_id
+        ? -1
+        : a.document_id > b.document_id
+          ? 1
+          : a.chunk_index - b.chunk_index),
+  );
+  return scored.slice(page.offset, page.offset + page.limit);
+}
