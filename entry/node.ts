@@ -31,6 +31,10 @@ import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
 
 // The first statement: the time so far was Node's bootstrap and the loading of the imports above.
 const startup = startupTiming();
+// Until the socket listens, a timer keeps the event loop alive. With nothing pending (while PGlite's engine is
+// instantiated, say), Node blocks until every V8 background task is done, the wasm engine's optimising
+// compiles among them: the main thread sat idle for ~250 ms of each start before its next file read.
+const holdLoop = setInterval(() => {}, 60_000);
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
 const settings = (() => {
@@ -167,6 +171,7 @@ startup.mark('tokens');
 
 const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   startup.mark('listen');
+  clearInterval(holdLoop);
   // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
   console.log(startup.line());
   if (embedded) {
