@@ -28,6 +28,7 @@ import { reindexStaleDocuments } from '../src/search/reindex.ts';
 import { createChambers } from '../src/server.ts';
 import { startupTiming } from '../src/startup_timing.ts';
 import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
+import { buildSchemaMemo } from './schema_memo.ts';
 
 // The first statement: the time so far was Node's bootstrap and the loading of the imports above.
 const startup = startupTiming();
@@ -95,7 +96,10 @@ const jobHandlers = makeJobHandlers({ reader, ocr: () => ocr, finder: reader });
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
+// The tools' JSON Schemas as the previous start of this bundle derived them (none when unbundled).
+const schemaMemo = buildSchemaMemo();
 const { app, registry, log, ownerGate } = createChambers({
+  ...(schemaMemo === undefined ? {} : { schemas: schemaMemo.memo }),
   // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
   defaultOwnerGate: nodeDefaultOwnerGate(settings),
@@ -174,6 +178,7 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   clearInterval(holdLoop);
   // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
   console.log(startup.line());
+  schemaMemo?.save();
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);

@@ -142,5 +142,10 @@ if (process.env.CHAMBERS_BUNDLE !== '0' && (await ensureBundle())) {
   // V8's compiled code of the bundle (and of the packages it loads) kept on disk: a start after the first
   // skips compiling ~3 MB of JavaScript. Keyed by each file's content, so a rebuilt bundle is compiled anew.
   if (process.env.CHAMBERS_COMPILE_CACHE !== '0') enableCompileCache(join(cacheDir, 'v8'));
+  // Which build runs, for what the entry keeps between its starts (entry/schema_memo.ts).
+  const { mtimeMs, size } = statSync(bundle);
+  Object.assign(globalThis, {
+    [Symbol.for('chambers.build')]: { cacheDir, id: `${Math.trunc(mtimeMs)}-${size}` },
+  });
   await import(pathToFileURL(bundle).href);
 } else await import('./node.ts');
