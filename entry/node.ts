@@ -132,14 +132,20 @@ if (embedded) {
     if (calls > 0) log.warn('calls of a process that stopped abruptly can be retried', { count: calls });
   }
 }
-loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 startup.mark('recovery');
-// Documents indexed for search under an older normalisation are indexed again, behind the first answers.
 const stopReindex = new AbortController();
-const reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
-  (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
-  (e: unknown) => log.warn('search reindex failed', { error: String(e) }),
-);
+let reindex: Promise<unknown> | undefined;
+// Once the server listens: the in-process worker (its first drain takes every job pending, the orphaned ones
+// above among them) and the search reindex of documents indexed under an older normalisation. Started before
+// listening, their queries ran on the database's one thread ahead of the first requests.
+const startBackground = () => {
+  if (stopping) return;
+  loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
+  reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
+    (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
+    (e: unknown) => log.warn('search reindex failed', { error: String(e) }),
+  );
+};
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
 // its own keys); every 10 minutes, and never keeping the process alive.
@@ -178,6 +184,7 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   clearInterval(holdLoop);
   // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
   console.log(startup.line());
+  setImmediate(startBackground);
   schemaMemo?.save();
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
