@@ -135,9 +135,11 @@ if (embedded) {
 startup.mark('recovery');
 const stopReindex = new AbortController();
 let reindex: Promise<unknown> | undefined;
-// Once the server listens: the in-process worker (its first drain takes every job pending, the orphaned ones
-// above among them) and the search reindex of documents indexed under an older normalisation. Started before
-// listening, their queries ran on the database's one thread ahead of the first requests.
+// A second after the server listens: the in-process worker (its first drain takes every job pending, the
+// orphaned ones above among them) and the search reindex of documents indexed under an older normalisation.
+// Their first queries (~60 ms) would otherwise run on the database's one connection ahead of the first
+// requests (agents reconnecting after a restart); a job pending or queued meanwhile waits for that first drain.
+const BACKGROUND_AFTER_MS = 1_000;
 const startBackground = () => {
   if (stopping) return;
   loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
@@ -184,7 +186,7 @@ const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   clearInterval(holdLoop);
   // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
   console.log(startup.line());
-  setImmediate(startBackground);
+  setTimeout(startBackground, BACKGROUND_AFTER_MS);
   schemaMemo?.save();
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
