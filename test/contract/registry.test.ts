@@ -358,7 +358,12 @@ describe('registry: the real catalogue', () => {
       const kept: Record<string, unknown> = {};
       const first = buildRegistry(tools, {
         ownerGate,
-        schemas: { get: () => undefined, set: (key, schema) => void (kept[key] = schema) },
+        schemas: {
+          get: () => undefined,
+          set: (key, schema) => {
+            kept[key] = schema;
+          },
+        },
       });
       // Each tool's input (per gate mode) and output.
       expect(Object.keys(kept)).toHaveLength(2 * tools.length);
