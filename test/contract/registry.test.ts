@@ -8,13 +8,7 @@ import { type AnyTool, defineTool } from '../../src/contract/define.ts';
 import { advertisedEnvelope } from '../../src/contract/envelope.ts';
 import { offsetPages, pagedOutput } from '../../src/contract/limits.ts';
 import { toolVerbs } from '../../src/contract/naming.ts';
-import {
-  buildRegistry,
-  checkTools,
-  deriveAnnotations,
-  RegistryError,
-  type SchemaMemo,
-} from '../../src/contract/registry.ts';
+import { buildRegistry, checkTools, deriveAnnotations, RegistryError } from '../../src/contract/registry.ts';
 import { advertisedSchema, untypedPaths } from '../../src/contract/schema.ts';
 
 const DESCRIPTION = 'A fixture tool used by the registry tests; long enough to count as written for a model.';
@@ -350,59 +344,6 @@ describe('registry: the real catalogue', () => {
     }
     expect(registry.get('case_delete')?.listing.inputSchema.required).toEqual(['case_id']);
     expect(registry.get('case_create')?.listing.inputSchema.required).toEqual(['case_number', 'title']);
-  });
-
-  it('built from the JSON Schemas an earlier build kept (written as JSON, read back), is the same registry', () => {
-    for (const ownerGate of ['ack', 'approval'] as const) {
-      const fresh = buildRegistry(tools, { ownerGate });
-      const kept: Record<string, unknown> = {};
-      const first = buildRegistry(tools, {
-        ownerGate,
-        schemas: {
-          get: () => undefined,
-          set: (key, schema) => {
-            kept[key] = schema;
-          },
-        },
-      });
-      // Each tool's input (per gate mode) and output.
-      expect(Object.keys(kept)).toHaveLength(2 * tools.length);
-      const file = JSON.parse(JSON.stringify(kept)) as Record<string, never>;
-      const read: string[] = [];
-      const memo: SchemaMemo = {
-        get: (key) => {
-          read.push(key);
-          return file[key];
-        },
-        set: () => {
-          throw new Error('nothing is derived again');
-        },
-      };
-      const second = buildRegistry(tools, { ownerGate, schemas: memo });
-      expect(read).toHaveLength(2 * tools.length);
-      for (const r of [first, second]) {
-        expect(JSON.stringify(r.tools.map((t) => t.listing))).toBe(
-          JSON.stringify(fresh.tools.map((t) => t.listing)),
-        );
-        expect(r.tools.map((t) => [...t.plan.params.values()])).toEqual(
-          fresh.tools.map((t) => [...t.plan.params.values()]),
-        );
-      }
-    }
-  });
-
-  it('checks the JSON Schemas it is given as it checks those it derives', () => {
-    const bad = read('thing_get');
-    const memo: SchemaMemo = {
-      get: (key) =>
-        key === 'thing_get output'
-          ? { full: { type: 'object', properties: { x: {} } }, advertised: {} }
-          : undefined,
-      set: () => {},
-    };
-    expect(() => buildRegistry([bad], { schemas: memo })).toThrow(
-      /thing_get \[C1\] output at \.x accepts any value/,
-    );
   });
 
   it('in approval mode, gated tools take approval_id and the agent’s reason instead of owner_ack', () => {
