@@ -2,9 +2,9 @@
  * Start-up and memory of the Node server (part of `npm run bench`; alone: `node bench/startup.ts`): the
  * server started once on a fresh data directory (the database, its tokens and the bundle), then STARTUP_RUNS
  * (5) interleaved rounds on that existing directory, each timing spawn → the first answered tools/list for
- * `npm start` itself, `node entry/start.mjs` (the bundled entry npm runs) and `node entry/node.ts` (unbundled),
- * beside two baselines of the same round: `node -e` (boot to exit) and a bare PGlite open as it ships, plus one
- * query, on the same directory. Medians, the ratios to the bare open, and the server's own start-up line of
+ * `npm start` itself, `node entry/start.mjs` (the bundled entry npm runs), the same without V8's code cache and
+ * `node entry/node.ts` (unbundled), beside two baselines of the same round: `node -e` (boot to exit) and a
+ * bare PGlite open as it ships, plus one query, on the same directory. Medians, the ratios to the bare open, and the server's own start-up line of
  * the median run are printed. Then, in the last run, the process's RSS idle and after 10,000 mixed calls
  * (tools/list, case_create, case_get, case_list, search_case and the plain JSON route), 10 at a time.
  */
@@ -19,15 +19,23 @@ import { root } from './app.ts';
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 const CALLS = Number(process.env.STARTUP_CALLS ?? 10_000);
 
-type Variant = 'bundled' | 'unbundled' | 'npm';
+type Variant = 'bundled' | 'uncached' | 'unbundled' | 'npm';
 
 /**
- * What `npm start` runs: entry/start.mjs, the bundled entry; `unbundled` is entry/node.ts as it is, `npm` the
- * command itself (npm, its Node-version check, then entry/start.mjs), in its own process group so a stop
- * reaches the server and not only npm.
+ * What `npm start` runs: entry/start.mjs, the bundled entry; `uncached` the same without V8's code cache
+ * (CHAMBERS_COMPILE_CACHE=0: the bundle compiled at every start, as before it was kept); `unbundled` is
+ * entry/node.ts as it is, `npm` the command itself (npm, its Node-version check, then entry/start.mjs), in its
+ * own process group so a stop reaches the server and not only npm.
  */
 function start(dataDir: string, port: number, variant: Variant = 'bundled') {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...(variant === 'uncached' ? { CHAMBERS_COMPILE_CACHE: '0' } : {}),
+  };
   const child =
     variant === 'npm'
       ? spawn('npm', ['start', '--silent'], {
@@ -36,7 +44,7 @@ function start(dataDir: string, port: number, variant: Variant = 'bundled') {
           stdio: ['ignore', 'pipe', 'pipe'],
           detached: true,
         })
-      : spawn(process.execPath, [variant === 'bundled' ? 'entry/start.mjs' : 'entry/node.ts'], {
+      : spawn(process.execPath, [variant === 'unbundled' ? 'entry/node.ts' : 'entry/start.mjs'], {
           cwd: root,
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
@@ -131,6 +139,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
       pglite: [],
       npm: [],
       bundled: [],
+      uncached: [],
       unbundled: [],
     };
     const lines: { ms: number; line: string }[] = [];
@@ -138,7 +147,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
     for (let run = 0; run < RUNS; run++) {
       times.node.push(await timed(['-e', 'console.log("ready")']));
       times.pglite.push(await timed(barePglite(join(dataDir, 'pglite'))));
-      for (const variant of ['unbundled', 'npm', 'bundled'] as const) {
+      for (const variant of ['unbundled', 'uncached', 'npm', 'bundled'] as const) {
         const { ms, server } = await firstAnswer(variant);
         times[variant].push(ms);
         if (variant === 'bundled')
@@ -206,6 +215,9 @@ export async function runStartupBench(): Promise<Record<string, string>> {
     console.log(`  npm start                      ${m.npm.toFixed(0)} ms (runs: ${runs(times.npm)})`);
     console.log(`  node entry/start.mjs (bundled) ${median.toFixed(0)} ms (runs: ${runs(times.bundled)})`);
     console.log(
+      `  bundled, no V8 code cache      ${m.uncached.toFixed(0)} ms (runs: ${runs(times.uncached)})`,
+    );
+    console.log(
       `  node entry/node.ts (unbundled) ${m.unbundled.toFixed(0)} ms (runs: ${runs(times.unbundled)})`,
     );
     console.log(
@@ -224,6 +236,7 @@ export async function runStartupBench(): Promise<Record<string, string>> {
     return {
       start_npm_ms: m.npm.toFixed(0),
       start_ms: median.toFixed(0),
+      start_uncached_ms: m.uncached.toFixed(0),
       start_unbundled_ms: m.unbundled.toFixed(0),
       start_pglite_bare_ms: m.pglite.toFixed(0),
       start_pglite_ratio: (median / m.pglite).toFixed(2),

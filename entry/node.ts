@@ -28,9 +28,14 @@ import { reindexStaleDocuments } from '../src/search/reindex.ts';
 import { createChambers } from '../src/server.ts';
 import { startupTiming } from '../src/startup_timing.ts';
 import { makeJobHandlers, ocrEngine, tools } from './registries.ts';
+import { buildSchemaMemo } from './schema_memo.ts';
 
 // The first statement: the time so far was Node's bootstrap and the loading of the imports above.
 const startup = startupTiming();
+// Until the socket listens, a timer keeps the event loop alive. With nothing pending (while PGlite's engine is
+// instantiated, say), Node blocks until every V8 background task is done, the wasm engine's optimising
+// compiles among them: the main thread sat idle for ~250 ms of each start before its next file read.
+const holdLoop = setInterval(() => {}, 60_000);
 const env = process.env;
 // Every setting is checked before anything opens: a bad one stops here, named, instead of deep in a driver.
 const settings = (() => {
@@ -91,7 +96,10 @@ const jobHandlers = makeJobHandlers({ reader, ocr: () => ocr, finder: reader });
 const pending = new Set<Promise<unknown>>();
 // The in-process worker: kicked after enqueue, polling for retries that come due; stopped at shutdown.
 let loop: ReturnType<typeof startDrainLoop> | undefined;
+// The tools' JSON Schemas as the previous start of this bundle derived them (none when unbundled).
+const schemaMemo = buildSchemaMemo();
 const { app, registry, log, ownerGate } = createChambers({
+  ...(schemaMemo === undefined ? {} : { schemas: schemaMemo.memo }),
   // Owner gates: the agent's acknowledgement on the embedded database (a local trial), the owner's approval in
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
   defaultOwnerGate: nodeDefaultOwnerGate(settings),
@@ -124,14 +132,22 @@ if (embedded) {
     if (calls > 0) log.warn('calls of a process that stopped abruptly can be retried', { count: calls });
   }
 }
-loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
 startup.mark('recovery');
-// Documents indexed for search under an older normalisation are indexed again, behind the first answers.
 const stopReindex = new AbortController();
-const reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
-  (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
-  (e: unknown) => log.warn('search reindex failed', { error: String(e) }),
-);
+let reindex: Promise<unknown> | undefined;
+// A second after the server listens: the in-process worker (its first drain takes every job pending, the
+// orphaned ones above among them) and the search reindex of documents indexed under an older normalisation.
+// Their first queries (~60 ms) would otherwise run on the database's one connection ahead of the first
+// requests (agents reconnecting after a restart); a job pending or queued meanwhile waits for that first drain.
+const BACKGROUND_AFTER_MS = 1_000;
+const startBackground = () => {
+  if (stopping) return;
+  loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
+  reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
+    (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
+    (e: unknown) => log.warn('search reindex failed', { error: String(e) }),
+  );
+};
 
 // The Postgres key-value table keeps expired idempotency records until they are purged (Upstash expires
 // its own keys); every 10 minutes, and never keeping the process alive.
@@ -167,8 +183,11 @@ startup.mark('tokens');
 
 const server = serve({ fetch: app.fetch, hostname: host, port }, async () => {
   startup.mark('listen');
+  clearInterval(holdLoop);
   // Where the time to the first answer went (docs/operations.md "Start-up"); first, as requests are served now.
   console.log(startup.line());
+  setTimeout(startBackground, BACKGROUND_AFTER_MS);
+  schemaMemo?.save();
   if (embedded) {
     const adminUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}/admin/tokens`;
     await lock?.publish(adminUrl, adminSecret);

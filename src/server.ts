@@ -4,7 +4,7 @@ import { type AuthCacheMode, appConfigFromEnv, type Env, hostAllowlist } from '.
 import type { AnyTool } from './contract/define.ts';
 import type { OwnerGateMode } from './contract/gates.ts';
 import { createRateLimiter } from './contract/rate_limit.ts';
-import { buildRegistry, type Registry } from './contract/registry.ts';
+import { buildRegistry, type Registry, type SchemaMemo } from './contract/registry.ts';
 import { createApp } from './http/app.ts';
 import { type RuntimeInput, runtimeFrom } from './http/runtime.ts';
 import type { RequestServices } from './http/services.ts';
@@ -59,6 +59,8 @@ export interface ChambersOptions extends RuntimeInput {
    * fixture profile needs it because the suite fixes tool names (`test_simple_text`) that C2 refuses.
    */
   registry?: Registry;
+  /** The tools' JSON Schemas as an earlier start of the same build derived them (the Node entry's file). */
+  schemas?: SchemaMemo;
   logSink?: LogSink;
   /** The database's fingerprint for /healthz (src/db/ensure.ts databaseTarget); Node passes it. */
   databaseId?: string;
@@ -90,7 +92,12 @@ export function createChambers(options: ChambersOptions) {
   const config = { ...parsed, allowedHosts: hostAllowlist(parsed.allowedHosts, options.listenHost) };
   const ownerGate = config.ownerGate ?? options.defaultOwnerGate ?? 'approval';
   const authCache = config.authCache ?? options.defaultAuthCache ?? 'off';
-  const registry = options.registry ?? buildRegistry(options.tools, { ownerGate });
+  const registry =
+    options.registry ??
+    buildRegistry(options.tools, {
+      ownerGate,
+      ...(options.schemas === undefined ? {} : { schemas: options.schemas }),
+    });
   const grants = grantsFromAgents(options.agents, registry);
   const log = createLogger(config.logLevel, {}, options.logSink);
   // Every runtime's stores, with the environment's key-value prefix (KV_PREFIX) applied to every key.

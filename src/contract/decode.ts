@@ -90,8 +90,11 @@ export interface DecodePlan {
   jsonSchema: Record<string, unknown>;
 }
 
-export function planDecoding(schema: z.ZodObject<z.ZodRawShape>): DecodePlan {
-  const json = advertisedSchema(schema, 'input');
+/** `json`: the schema's advertised JSON Schema when already derived (the registry's memo). */
+export function planDecoding(
+  schema: z.ZodObject<z.ZodRawShape>,
+  json: Record<string, unknown> = advertisedSchema(schema, 'input'),
+): DecodePlan {
   json.additionalProperties = false;
   const props = asSchema(json.properties) ?? {};
   const required = new Set(Array.isArray(json.required) ? (json.required as string[]) : []);

@@ -5,7 +5,7 @@ import { advertisedEnvelope } from './envelope.ts';
 import { type OwnerGateMode, ownerGateInput } from './gates.ts';
 import { pageParams } from './limits.ts';
 import { familyOf, nameProblem, verbOf } from './naming.ts';
-import { type JsonSchema, outputSchemas, unboundedArrays, untypedPaths } from './schema.ts';
+import { advertisedSchema, type JsonSchema, outputSchemas, unboundedArrays, untypedPaths } from './schema.ts';
 
 /**
  * MCP annotations, declared where the protocol's defaults (not read-only, destructive, not idempotent, open
@@ -60,6 +60,29 @@ export interface Registry {
 export interface RegistryOptions {
   /** How owner gates open (OWNER_GATE); it decides the gate parameters gated tools advertise. Default 'ack'. */
   ownerGate?: OwnerGateMode;
+  /**
+   * JSON Schemas already derived from these very definitions (an earlier start of the same build), by key;
+   * what is missing is derived and set. The checks run on them all the same.
+   */
+  schemas?: SchemaMemo;
+}
+
+/**
+ * The JSON Schemas the registry derives from the tools' zod schemas, by tool and side: converting them is most
+ * of the registry's build. Only valid for the same definitions (the Node entry keys its file by the bundle).
+ */
+export interface SchemaMemo {
+  get(key: string): JsonSchema | undefined;
+  set(key: string, schema: JsonSchema): void;
+}
+
+/** `derive()`, or the memo's copy of it. */
+function memoised(memo: SchemaMemo | undefined, key: string, derive: () => JsonSchema): JsonSchema {
+  const known = memo?.get(key);
+  if (known !== undefined) return known;
+  const schema = derive();
+  memo?.set(key, schema);
+  return schema;
 }
 
 const isListing = (name: string) => verbOf(name) === 'list' || familyOf(name) === 'search';
@@ -84,10 +107,15 @@ function inputObject(def: AnyTool, mode: OwnerGateMode): z.ZodObject<z.ZodRawSha
 }
 
 /** The output, whole (for the checks) and as advertised, or why it cannot be. */
-function outputSchema(def: AnyTool): { full: JsonSchema; advertised: JsonSchema } | string {
-  if (!(def.output instanceof z.ZodObject)) return 'output must be a zod object (the envelope’s data)';
+function outputSchema(
+  def: AnyTool,
+  memo: SchemaMemo | undefined,
+): { full: JsonSchema; advertised: JsonSchema } | string {
+  const output = def.output;
+  if (!(output instanceof z.ZodObject)) return 'output must be a zod object (the envelope’s data)';
   try {
-    return outputSchemas(def.output);
+    const both = memoised(memo, `${def.name} output`, () => outputSchemas(output));
+    return both as { full: JsonSchema; advertised: JsonSchema };
   } catch (e) {
     return `its output schema cannot be expressed as JSON Schema: ${String(e)}`;
   }
@@ -95,13 +123,14 @@ function outputSchema(def: AnyTool): { full: JsonSchema; advertised: JsonSchema 
 
 /** Every rule the registry enforces, for all tools at once; empty when the registry is sound. */
 export function checkTools(defs: readonly AnyTool[], options: RegistryOptions = {}): RegistryProblem[] {
-  return checkAndPlan(defs, options.ownerGate ?? 'ack').problems;
+  return checkAndPlan(defs, options.ownerGate ?? 'ack', options.schemas).problems;
 }
 
 /** The checks, keeping each tool's decode plan (JSON Schema conversion is most of start-up's work). */
 function checkAndPlan(
   defs: readonly AnyTool[],
   mode: OwnerGateMode,
+  memo?: SchemaMemo,
 ): {
   problems: RegistryProblem[];
   plans: Map<string, DecodePlan>;
@@ -126,7 +155,11 @@ function checkAndPlan(
     }
     let plan: DecodePlan | undefined;
     try {
-      plan = planDecoding(inputObject(def, mode));
+      const input = inputObject(def, mode);
+      plan = planDecoding(
+        input,
+        memoised(memo, `${tool} input ${mode}`, () => advertisedSchema(input, 'input')),
+      );
       plans.set(tool, plan);
     } catch (e) {
       problems.push({
@@ -169,7 +202,7 @@ function checkAndPlan(
     for (const path of plan === undefined ? [] : untypedPaths(plan.jsonSchema)) {
       problems.push({ tool, rule: 'docs', problem: `input at ${path} accepts any value; declare its type` });
     }
-    const output = outputSchema(def);
+    const output = outputSchema(def, memo);
     if (typeof output === 'string') {
       problems.push({ tool, rule: 'C1', problem: output });
     } else {
@@ -230,7 +263,7 @@ function checkAndPlan(
 /** Builds the registry, refusing it (naming each tool and rule) when any tool breaks the contract. */
 export function buildRegistry(defs: readonly AnyTool[], options: RegistryOptions = {}): Registry {
   const mode = options.ownerGate ?? 'ack';
-  const { problems, plans, outputs } = checkAndPlan(defs, mode);
+  const { problems, plans, outputs } = checkAndPlan(defs, mode, options.schemas);
   if (problems.length > 0) throw new RegistryError(problems);
   const tools = [...defs]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

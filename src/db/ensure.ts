@@ -1,7 +1,7 @@
 // What a new user meets first when DATABASE_URL is wrong: one line saying what is wrong and how to fix it,
 // instead of a driver's stack trace; and a database that does not exist yet is created when the URL's user may.
 import { resolve } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Env } from '../config.ts';
 import { sha256Hex } from '../contract/hash.ts';
 
@@ -48,6 +48,9 @@ export class DatabaseSetupError extends Error {
   }
 }
 
+/** The PostgreSQL driver, loaded when a DATABASE_URL is checked (never on the embedded database's start). */
+const loadPg = async () => (await import('pg')).default;
+
 const codeOf = (e: unknown) => (e as { code?: unknown } | null)?.code;
 
 /** One line for the ways a connection usually fails; null for anything else (shown as it is). */
@@ -87,7 +90,8 @@ export async function ensurePostgresDatabase(url: string): Promise<boolean> {
  * DatabaseSetupError of one line when it is a usual one.
  */
 export async function postgresDatabaseExists(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  const { Client } = await loadPg();
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -105,8 +109,9 @@ async function createPostgresDatabase(url: string): Promise<boolean> {
   const u = new URL(url);
   const name = decodeURIComponent(u.pathname.slice(1));
   const host = `${u.hostname}:${u.port || '5432'}`;
+  const { Client } = await loadPg();
   const attempt = async (target: string) => {
-    const client = new pg.Client({ connectionString: target, connectionTimeoutMillis: 10_000 });
+    const client = new Client({ connectionString: target, connectionTimeoutMillis: 10_000 });
     client.on('error', () => {});
     await client.connect();
     return client;

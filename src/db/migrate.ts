@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MigrationConfig } from 'drizzle-orm/migrator';
-import { migrate as migrateNeon } from 'drizzle-orm/neon-serverless/migrator';
-import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { migrate as migrateNeon } from 'drizzle-orm/neon-serverless/migrator';
+import type { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { sql } from './orm.ts';
 import { type DbHandle, rowsOf, type Schema } from './types.ts';
 
@@ -43,13 +43,14 @@ export async function migrationsUpToDate(handle: DbHandle, migrationsFolder = de
 export async function migrateDb(handle: DbHandle, migrationsFolder = defaultMigrationsFolder): Promise<void> {
   if (await migrationsUpToDate(handle, migrationsFolder)) return;
   const config: MigrationConfig = { migrationsFolder };
-  // `handle.db` is typed as the driver-neutral Db; `kind` says which driver built it.
+  // `handle.db` is typed as the driver-neutral Db; `kind` says which driver built it. Each migrator (and the
+  // driver it imports) is loaded only when migrations are pending: a start at the last migration needs none.
   switch (handle.kind) {
     case 'pglite':
-      return migratePglite(handle.db as PgliteDb, config);
+      return (await import('drizzle-orm/pglite/migrator')).migrate(handle.db as PgliteDb, config);
     case 'postgres':
-      return migratePostgres(handle.db as PostgresDb, config);
+      return (await import('drizzle-orm/node-postgres/migrator')).migrate(handle.db as PostgresDb, config);
     case 'neon':
-      return migrateNeon(handle.db as NeonDb, config);
+      return (await import('drizzle-orm/neon-serverless/migrator')).migrate(handle.db as NeonDb, config);
   }
 }

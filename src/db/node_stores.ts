@@ -3,12 +3,10 @@ import { resolve } from 'node:path';
 import type { Env } from '../config.ts';
 import { createPostgresKv } from '../kv/postgres.ts';
 import type { KvStore } from '../kv/types.ts';
-import { createUpstashKv } from '../kv/upstash.ts';
 import { type DatabaseTarget, databaseTarget, ensurePostgresDatabase } from './ensure.ts';
 import { migrateDb } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { compilePgliteWasm } from './pglite_wasm.ts';
-import { openPostgres } from './postgres.ts';
 import { KV_TIMEOUT_MS } from './timeouts.ts';
 import type { DbHandle } from './types.ts';
 
@@ -43,6 +41,8 @@ export async function openNodeStores(
   const database = databaseTarget(env);
   if (env.DATABASE_URL !== undefined && env.DATABASE_URL !== '') {
     if (await ensurePostgresDatabase(env.DATABASE_URL)) options.onCreated?.(database.where);
+    // The driver is loaded only here: the embedded database's start never compiles it.
+    const { openPostgres } = await import('./postgres.ts');
     handle = openPostgres(env.DATABASE_URL, options.onQuery ? { onQuery: options.onQuery } : {});
     where = `PostgreSQL at ${new URL(env.DATABASE_URL).host}`;
   } else {
@@ -62,7 +62,7 @@ export async function openNodeStores(
   const upstashToken = env.UPSTASH_REDIS_REST_TOKEN;
   const kv =
     upstashUrl !== undefined && upstashUrl !== '' && upstashToken !== undefined
-      ? createUpstashKv({ url: upstashUrl, token: upstashToken })
+      ? (await import('../kv/upstash.ts')).createUpstashKv({ url: upstashUrl, token: upstashToken })
       : createPostgresKv(handle.db);
   if (kv.kind === 'upstash' && options.onKvDown !== undefined) {
     const problem = await kv.ping().then(
