@@ -104,7 +104,11 @@ const { app, registry, log, ownerGate } = createChambers({
   // the console wherever a real database is used (README "Owner gates"); OWNER_GATE overrides either.
   defaultOwnerGate: nodeDefaultOwnerGate(settings),
   defaultAuthCache: nodeDefaultAuthCache(settings),
-  kick: () => loop?.kick(),
+  // A job queued before the worker's timed start (below) starts it at once: only an idle start waits.
+  kick: () => {
+    startBackground();
+    loop?.kick();
+  },
   // Bound to loopback with ALLOWED_HOSTS unset, only the loopback Host names are answered.
   listenHost: host,
   agents,
@@ -138,10 +142,13 @@ let reindex: Promise<unknown> | undefined;
 // A second after the server listens: the in-process worker (its first drain takes every job pending, the
 // orphaned ones above among them) and the search reindex of documents indexed under an older normalisation.
 // Their first queries (~60 ms) would otherwise run on the database's one connection ahead of the first
-// requests (agents reconnecting after a restart); a job pending or queued meanwhile waits for that first drain.
+// requests (agents reconnecting after a restart); a job pending from before the start waits for that first drain,
+// and a request that queues one starts them at once (the kick above).
 const BACKGROUND_AFTER_MS = 1_000;
+let backgroundStarted = false;
 const startBackground = () => {
-  if (stopping) return;
+  if (stopping || backgroundStarted) return;
+  backgroundStarted = true;
   loop = startDrainLoop({ db: stores.handle.db, handlers: jobHandlers, log });
   reindex = reindexStaleDocuments(stores.handle.db, { signal: stopReindex.signal }).then(
     (n) => n > 0 && log.info('documents indexed again for search', { count: n }),
