@@ -18,8 +18,6 @@ export interface PostgresOptions {
 export interface PostgresHandle extends DbHandle {
   kind: 'postgres';
   pool: pg.Pool;
-  /** The few connections whose sessions plan index reads (src/db/index_reads.ts): the ranked search's. */
-  indexReadPool: pg.Pool;
 }
 
 /** Connections of the index-read pool: searches are short, and each holds one only for its statement. */
@@ -59,7 +57,6 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Postgr
     db,
     kind: 'postgres',
     pool,
-    indexReadPool,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -4,25 +4,18 @@
 // connections) the statement runs as any other: a name would be parsed again on the next connection anyway.
 
 import { PgDialect } from 'drizzle-orm/pg-core';
+import { sha256Hex } from '../contract/hash.ts';
 import { entityKind, type SQL } from './orm.ts';
 import { type DbOrTx, rowsOf } from './types.ts';
 
 const dialect = new PgDialect();
 
 /**
- * A statement's name from its text: the same text always gets the same name, and node-postgres refuses (rather
- * than runs) a name already prepared for another text, so a hash collision would fail loudly.
+ * A statement's name from its text (a prefix of its SHA-256): the same text always gets the same name, and
+ * node-postgres refuses (rather than runs) a name already prepared for another text.
  */
 export function statementName(text: string): string {
-  // Two 32-bit FNV-1a hashes with different offsets: 64 bits.
-  let a = 0x811c9dc5;
-  let b = 0xcbf29ce4;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return `chambers_${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}`;
+  return `chambers_${sha256Hex(text).slice(0, 32)}`;
 }
 
 /**
