@@ -22,24 +22,57 @@ const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 
 export type LogSink = (line: string) => void;
 
-/** JSON lines, one per event, so the team can grep by request id, agent or tool. */
+/**
+ * JSON lines, one per event, so the team can grep by request id, agent or tool. A class, not closures: every
+ * request makes two or three children (request id, agent, tool), and a child is then one small object.
+ */
+class JsonLogger implements Required<Logger> {
+  readonly #threshold: number;
+  readonly #level: LogLevel;
+  readonly #fields: Record<string, unknown>;
+  readonly #sink: LogSink;
+
+  constructor(level: LogLevel, fields: Record<string, unknown>, sink: LogSink) {
+    this.#level = level;
+    this.#threshold = order[level] ?? order.info;
+    this.#fields = fields;
+    this.#sink = sink;
+  }
+
+  #emit(lvl: Exclude<LogLevel, 'silent'>, message: string, more?: Record<string, unknown>): void {
+    if (order[lvl] < this.#threshold) return;
+    this.#sink(
+      JSON.stringify({ t: new Date().toISOString(), level: lvl, msg: message, ...this.#fields, ...more }),
+    );
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.#emit('debug', message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.#emit('info', message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.#emit('warn', message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.#emit('error', message, fields);
+  }
+
+  child(more: Record<string, unknown>): Logger {
+    return new JsonLogger(this.#level, { ...this.#fields, ...more }, this.#sink);
+  }
+}
+
 export function createLogger(
   level: LogLevel = 'info',
   fields: Record<string, unknown> = {},
   sink: LogSink = (line) => console.log(line),
 ): Required<Logger> {
-  const threshold = order[level] ?? order.info;
-  const emit = (lvl: Exclude<LogLevel, 'silent'>, message: string, more?: Record<string, unknown>) => {
-    if (order[lvl] < threshold) return;
-    sink(JSON.stringify({ t: new Date().toISOString(), level: lvl, msg: message, ...fields, ...more }));
-  };
-  return {
-    debug: (m, f) => emit('debug', m, f),
-    info: (m, f) => emit('info', m, f),
-    warn: (m, f) => emit('warn', m, f),
-    error: (m, f) => emit('error', m, f),
-    child: (more) => createLogger(level, { ...fields, ...more }, sink),
-  };
+  return new JsonLogger(level, fields, sink);
 }
 
 /** A failed query as drizzle reports it: its message repeats every bound parameter. */

@@ -15,6 +15,19 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
   for (const [agent, granted] of options.grants) {
     for (const tool of granted) holders.set(tool, [...(holders.get(tool) ?? []), agent]);
   }
+  // The console's address per request URL, kept: a URL parse on every call for a value only approval-mode
+  // refusals read. Bounded, as a client can vary the Host it sends.
+  const consoleUrls = new Map<string, string>();
+  const consoleUrlOf = (url: string): string => {
+    let found = consoleUrls.get(url);
+    if (found === undefined) {
+      found = `${new URL(url).origin}/console`;
+      if (consoleUrls.size >= 64) consoleUrls.clear();
+      consoleUrls.set(url, found);
+    }
+    return found;
+  };
+  const configured = options.config.publicUrl === null ? null : `${options.config.publicUrl}/console`;
   return (c) => {
     const agent = c.get('agent');
     const grants = options.grants.get(agent) ?? new Set<string>();
@@ -23,7 +36,7 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
       grants,
       holders,
       // Where the owner decides approval requests: PUBLIC_URL when set, else the origin this call came to.
-      consoleUrl: `${options.config.publicUrl ?? new URL(c.req.url).origin}/console`,
+      consoleUrl: configured ?? consoleUrlOf(c.req.url),
       ctx: toolContextFor(options.runtime, c, { agent, grants, workerPrefix: 'req' }),
       enforceGovernance: options.config.governanceEnforce === true,
     };

@@ -75,10 +75,15 @@ const sdkRefusals: Readonly<Record<number, ErrorCode>> = {
  * errors that carry no code of ours: give them the same `data` as our refusals, keeping status, headers and
  * message. Successful and streamed responses pass untouched.
  */
-export async function withRefusalData(response: Response): Promise<Response> {
+export function withRefusalData(response: Response): Response | Promise<Response> {
+  // Not async: an answer (the common case) passes through without a promise of its own.
   if (response.status < 400 || !response.headers.get('content-type')?.includes('application/json')) {
     return response;
   }
+  return refusalWithData(response);
+}
+
+async function refusalWithData(response: Response): Promise<Response> {
   const body = (await response.clone().json()) as { error?: { message?: unknown; data?: unknown } };
   if (typeof body.error !== 'object' || body.error === null) return response;
   const code = sdkRefusals[response.status] ?? (response.status >= 500 ? 'internal' : 'invalid_request');

@@ -6,7 +6,7 @@ import { noProgress, type ToolContext } from '../contract/define.ts';
 import { type DrainRun, requestJobs } from '../jobs/context.ts';
 import type { DrainReport } from '../jobs/drain.ts';
 import type { JobHandler } from '../jobs/queue.ts';
-import type { AppEnv, Vars } from './context.ts';
+import type { AppEnv } from './context.ts';
 import type { RequestServices } from './services.ts';
 
 export interface Runtime {
@@ -65,9 +65,10 @@ export function toolContextFor<E extends AppEnv>(
   c: Context<E>,
   caller: Caller,
 ): ToolContext {
-  const vars: Vars = c.var;
-  const { db, kv } = vars.services;
-  const { log, requestId } = vars;
+  // c.get, not c.var: Hono builds c.var as a new object on every read.
+  const { db, kv } = c.get('services');
+  const log = c.get('log');
+  const requestId = c.get('requestId');
   const { drain } = runtime;
   return {
     db,

@@ -11,7 +11,7 @@ import {
 import { noProgress } from '../contract/define.ts';
 import type { Registry } from '../contract/registry.ts';
 import { respondWithRequestId } from '../http/middleware/request_id.ts';
-import { callToolResult, type ToolCaller, type ToolListings } from './listings.ts';
+import { callToolResultJson, type ToolCaller, type ToolListings } from './listings.ts';
 import type { McpCallState } from './state.ts';
 
 /** The 2026-07-28 revision: requests carry a per-request `_meta` envelope (the SDK's "modern" era). */
@@ -21,6 +21,16 @@ const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MO
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const LIST_MODERN: ReadonlySet<string> = new Set(['_meta']);
+const LIST_LEGACY: ReadonlySet<string> = new Set(['_meta', 'cursor']);
+const CALL_KEYS: ReadonlySet<string> = new Set(['_meta', 'name', 'arguments']);
+
+/** Whether every own key of `o` is in `allowed` (a loop, not Object.keys: no array per request). */
+function onlyKeys(o: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const k in o) if (Object.hasOwn(o, k) && !allowed.has(k)) return false;
+  return true;
+}
 
 export interface FastPathDeps {
   registry: Registry;
@@ -82,19 +92,19 @@ export async function fastPath(
   }
   const id = JSON.stringify(body.id);
   if (body.method === 'tools/list') {
-    if (Object.keys(params).some((k) => k !== '_meta' && (modern || k !== 'cursor'))) return null;
+    if (!onlyKeys(params, modern ? LIST_MODERN : LIST_LEGACY)) return null;
     const listing = d.listings.listingFor(state.agent);
     return jsonResponse(
       `{"result":${modern ? listing.modernJson : listing.json},"jsonrpc":"2.0","id":${id}}`,
       state.ctx.requestId,
     );
   }
-  if (Object.keys(params).some((k) => k !== '_meta' && k !== 'name' && k !== 'arguments')) return null;
+  if (!onlyKeys(params, CALL_KEYS)) return null;
   const tool = typeof params.name === 'string' ? d.registry.get(params.name) : undefined;
   const args = params.arguments;
   if (tool === undefined || (args !== undefined && !isPlainObject(args))) return null;
   const envelope = await d.call(state, tool, args, noProgress);
-  const result = JSON.stringify(callToolResult(envelope));
+  const result = callToolResultJson(envelope);
   return jsonResponse(
     `{"result":${modern ? `${result.slice(0, -1)},"resultType":"complete","_meta":${d.listings.modernMeta}}` : result},"jsonrpc":"2.0","id":${id}}`,
     state.ctx.requestId,

@@ -56,3 +56,12 @@ export const callToolResult = (envelope: Envelope) => ({
   structuredContent: envelope as unknown as Record<string, unknown>,
   isError: !envelope.ok,
 });
+
+/**
+ * `JSON.stringify(callToolResult(envelope))`, byte for byte, with the envelope serialised once: the text block
+ * is the envelope's JSON, and structuredContent is that same JSON (a large result was serialised twice).
+ */
+export const callToolResultJson = (envelope: Envelope): string => {
+  const json = JSON.stringify(envelope);
+  return `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json},"isError":${!envelope.ok}}`;
+};

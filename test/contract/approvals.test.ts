@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import type { case_delete } from '../../functions/case/case_delete.ts';
 import { APPROVAL_TTL_MS } from '../../src/contract/approvals.ts';
 import type { ToolData } from '../../src/contract/define.ts';
+import type { Envelope } from '../../src/contract/envelope.ts';
 import { signInOwner } from '../harness/owner.ts';
 import { caseRow } from '../harness/rows.ts';
 import { errorCode, expectOk } from '../harness/server.ts';
@@ -57,6 +58,28 @@ forEachApprovalStack('owner gate, approval mode', (env) => {
     const json = await s.callJson('ceo', 'fixture_note_write', { note, level: 3, reason: 'x' });
     expect(json.status).toBe(403);
     expect(approvalIdOf(json.body)).toBe(id);
+  });
+
+  it('the console address in a refusal is the one the call came to', async () => {
+    const { s } = env();
+    const note = uniqueNote('console-address');
+    const refusedAt = async (origin: string) => {
+      const res = await s.fetch(`${origin}/v1/tools/fixture_note_write`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${s.tokens.ceo}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ note, reason: 'כתובת המסוף' }),
+      });
+      return (await res.json()) as Envelope;
+    };
+    // In process, any address reaches the app; over a socket, only the one it listens on.
+    const origins = s.url.startsWith('http://127.0.0.1:') ? [s.url] : [s.url, 'http://chambers.example:8443'];
+    for (const origin of [...origins, ...origins]) {
+      const refused = await refusedAt(origin);
+      const id = approvalIdOf(refused);
+      expect(refused.ok ? null : refused.error.details?.console_url).toBe(
+        `${origin}/console/approvals/${id}`,
+      );
+    }
   });
 
   it('twenty concurrent identical refusals leave one request', async () => {

@@ -83,6 +83,18 @@ describe('the HTTP edge', () => {
         expect((await withHost(s, '/mcp', host)).status).toBe(200);
       },
     );
+
+    it('each Host value keeps its own verdict, past the number of verdicts the server remembers', async () => {
+      // 300 refused names (more than are remembered), each followed by an allowed one and then asked again.
+      for (let i = 0; i < 300; i++) {
+        const evil = `evil-${i}.example`;
+        expect((await withHost(s, '/mcp', evil)).status).toBe(403);
+        expect((await withHost(s, '/mcp', `localhost:${8000 + (i % 7)}`)).status).toBe(200);
+        if (i % 50 === 0) expect((await withHost(s, '/mcp', evil)).status).toBe(403);
+      }
+      expect((await withHost(s, '/mcp', 'evil-0.example')).status).toBe(403);
+      expect((await withHost(s, '/mcp', 'localhost')).status).toBe(200);
+    });
   });
 
   describe('CORS', () => {

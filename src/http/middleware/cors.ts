@@ -2,7 +2,7 @@
 // preflight (OPTIONS) from an allowed Origin is answered 204 allowing the MCP headers, and every response to
 // such an origin names it and exposes the MCP headers. Any other Origin (or Host) is refused in the one error
 // shape and gets no CORS header, so the browser keeps the page out. The allowlists are the guard's.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { AppConfig } from '../../config.ts';
 import type { AppEnv } from '../context.ts';
 import { edgeAllowlists, hostAndOriginAllowed, refuseHostOrOrigin } from './guard.ts';
@@ -47,34 +47,40 @@ function corsHeaders(origin: string): Record<string, string> {
 
 export function cors(config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>): MiddlewareHandler<AppEnv> {
   const lists = edgeAllowlists(config);
-  return async (c, next) => {
-    const origin = c.req.header('origin');
-    if (c.req.method === 'OPTIONS') {
-      const refused = refuseHostOrOrigin(c, lists);
-      if (refused !== null) return refused;
-      const allow = methodsOf(c.req.path);
-      // No Origin: not a browser's preflight; say what the route serves.
-      if (origin === undefined || origin === '') return c.body(null, 204, { Allow: allow });
-      const asked = (c.req.header('access-control-request-headers') ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter((h) => PARAM_HEADER.test(h));
-      return c.body(null, 204, {
-        ...corsHeaders(origin),
-        Allow: allow,
-        'Access-Control-Allow-Methods': allow,
-        'Access-Control-Allow-Headers': [...CORS_ALLOWED_HEADERS, ...new Set(asked)].join(', '),
-        'Access-Control-Max-Age': '600',
-      });
-    }
+  const preflight = (c: Context<AppEnv>, origin: string | undefined) => {
+    const refused = refuseHostOrOrigin(c, lists);
+    if (refused !== null) return refused;
+    const allow = methodsOf(c.req.path);
+    // No Origin: not a browser's preflight; say what the route serves.
+    if (origin === undefined || origin === '') return c.body(null, 204, { Allow: allow });
+    const asked = (c.req.header('access-control-request-headers') ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => PARAM_HEADER.test(h));
+    return c.body(null, 204, {
+      ...corsHeaders(origin),
+      Allow: allow,
+      'Access-Control-Allow-Methods': allow,
+      'Access-Control-Allow-Headers': [...CORS_ALLOWED_HEADERS, ...new Set(asked)].join(', '),
+      'Access-Control-Max-Age': '600',
+    });
+  };
+  const named = async (c: Context<AppEnv>, next: Next, origin: string) => {
     await next();
     // Only an allowed Origin reaches a route's answer with it named (the guard refuses the others), but a
     // refusal before the guard (a Host not allowed) must not name it either.
-    if (origin !== undefined && origin !== '' && hostAndOriginAllowed(c, lists)) {
+    if (hostAndOriginAllowed(c, lists)) {
       // A copy: the headers of a response made elsewhere (the MCP SDK's) may be immutable.
       const headers = new Headers(c.res.headers);
       for (const [name, value] of Object.entries(corsHeaders(origin))) headers.set(name, value);
       c.res = new Response(c.res.body, { status: c.res.status, statusText: c.res.statusText, headers });
     }
+  };
+  // Not async: a request without an Origin (every non-browser client) goes straight on.
+  return (c, next) => {
+    const origin = c.req.header('origin');
+    if (c.req.method === 'OPTIONS') return Promise.resolve(preflight(c, origin));
+    if (origin === undefined || origin === '') return next();
+    return named(c, next, origin);
   };
 }

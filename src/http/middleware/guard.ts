@@ -52,10 +52,39 @@ export function edgeAllowlists(config: Pick<AppConfig, 'allowedOrigins' | 'allow
 
 type Allowlists = { origins: readonly string[]; hosts: readonly string[] };
 
-const hostAllowed = (c: Context, lists: Allowlists) =>
-  lists.hosts.length === 0 || validateHostHeader(c.req.header('host'), [...lists.hosts]).ok;
-const originAllowed = (c: Context, lists: Allowlists) =>
-  validateOriginHeader(c.req.header('origin'), [...lists.origins]).ok;
+/**
+ * The SDK's verdict on a header value, remembered per value: each check parses a URL (a few µs a call), and a
+ * server sees a handful of distinct Host and Origin values. Bounded, so a client cycling values cannot grow it.
+ */
+const VERDICTS_KEPT = 256;
+const verdicts = new WeakMap<readonly string[], Map<string, boolean>>();
+function remembered(list: readonly string[], value: string, check: () => boolean): boolean {
+  let kept = verdicts.get(list);
+  if (kept === undefined) {
+    kept = new Map();
+    verdicts.set(list, kept);
+  }
+  let ok = kept.get(value);
+  if (ok === undefined) {
+    ok = check();
+    if (kept.size >= VERDICTS_KEPT) kept.clear();
+    kept.set(value, ok);
+  }
+  return ok;
+}
+
+const hostAllowed = (c: Context, lists: Allowlists) => {
+  if (lists.hosts.length === 0) return true;
+  const host = c.req.header('host');
+  if (host === undefined) return validateHostHeader(host, [...lists.hosts]).ok;
+  return remembered(lists.hosts, host, () => validateHostHeader(host, [...lists.hosts]).ok);
+};
+const originAllowed = (c: Context, lists: Allowlists) => {
+  const origin = c.req.header('origin');
+  // No Origin (not a browser): allowed, as the SDK's check answers without parsing anything.
+  if (origin === undefined || origin === '') return validateOriginHeader(origin, []).ok;
+  return remembered(lists.origins, origin, () => validateOriginHeader(origin, [...lists.origins]).ok);
+};
 
 /** Whether the request's Host and Origin are both allowed. */
 export const hostAndOriginAllowed = (c: Context, lists: Allowlists) =>
@@ -95,12 +124,16 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
     const services = await options.runtime.services(c);
     c.set('services', services);
     let released = false;
-    const release = async () => {
-      if (!released) {
-        released = true;
-        await services.release?.();
-      }
-    };
+    // Shared stores (Node) have nothing to release: no closure to make per request.
+    const release =
+      services.release === undefined
+        ? undefined
+        : async () => {
+            if (!released) {
+              released = true;
+              await services.release?.();
+            }
+          };
     try {
       // Keyed by the token's SHA-256, like the table: the raw secret is never held or compared.
       const hash = tokenHash(token);
@@ -115,22 +148,22 @@ export function guard(options: GuardOptions): MiddlewareHandler<AppEnv> {
         if (found !== null) cache?.set(hash, found, now.getTime(), generation);
       }
       if (agent === null || !options.grants.has(agent)) {
-        await release();
+        await release?.();
         return challenge(c, 'The token is not valid.');
       }
       c.set('agent', agent);
       // From here on every line of this request names its agent.
       c.set('log', withFields(c.get('log'), { agent }));
     } catch (e) {
-      await release();
+      await release?.();
       const envelope = errorToEnvelope(e, { requestId: c.get('requestId'), log: c.get('log') }, 'auth');
       return envelope.ok ? c.json(envelope) : refuse(c, envelope);
     }
+    if (release === undefined) return next();
     try {
       await next();
     } finally {
-      // Shared stores (Node) have nothing to release; checking that first avoids touching c.res at all.
-      const body = services.release === undefined ? null : c.res.body;
+      const body = c.res.body;
       if (body === null) {
         await release();
       } else {
