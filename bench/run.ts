@@ -6,7 +6,7 @@
  *   granted to ceo: a tools/call that measures auth, decoding and the envelope only. The requests are the
  *   official client's, in each era (bench/forms.ts); the echoes answer the same bytes (bench/echo.ts).
  * - Round trips per call of each case tool (bench/trips.ts).
- * - Load (bench/side_by_side.ts): autocannon in a worker thread, 10 connections; BENCH_ROUNDS (3) rounds of
+ * - Load (bench/side_by_side.ts): autocannon in a worker thread, 10 connections; BENCH_ROUNDS (5) rounds of
  *   every case for BENCH_SECONDS (2) each, the echoes at the start of each round and at the end. A ratio is
  *   the median over rounds of the case against the runs beside it of the echo that answers the same bytes
  *   (tools/list's for list, a tools/call's for call): other processes on the machine move the absolute

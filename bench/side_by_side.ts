@@ -9,7 +9,8 @@ import type { EraForms, Form } from './forms.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Five: on a shared virtual machine one disturbed round in three moved the median by a tenth.
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 export const CONNECTIONS = 10;
 
 /** One autocannon run of `form` against `url`, in a worker thread. */
