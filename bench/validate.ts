@@ -116,7 +116,10 @@ const cite = (i: number, over: Partial<Citation> = {}): Citation => ({
   ...over,
 });
 
-/** Writes the draft's blocks (version `v`): 20 discussion blocks of 3 citations each, answering every claim. */
+/**
+ * Writes the draft's blocks (version `v`): 20 discussion blocks of 3 citations each, answering every claim. Every
+ * block has the substance a required block needs (real words, no placeholder), so the clean draft is clean.
+ */
 async function writeDraft(db: Db, c: CaseRow, v: number, citations: Citation[]): Promise<void> {
   const claimIds = (await db.select({ id: claims.id }).from(claims)).map((r) => r.id);
   const per = Math.ceil(citations.length / 20);
@@ -126,18 +129,30 @@ async function writeDraft(db: Db, c: CaseRow, v: number, citations: Citation[]):
       kind: 'header' as const,
       text: `ועדת הערר\n${c.caseNumber}\nהעוררים: כהן\nנגד\nהמשיבה: הוועדה המקומית`,
     },
-    { key: 'background', kind: 'background' as const, text: 'רקע.' },
-    { key: 'appellant_claims', kind: 'appellant_claims' as const, text: 'טענות העוררים.' },
-    { key: 'respondent_claims', kind: 'respondent_claims' as const, text: 'טענות המשיבה.' },
+    {
+      key: 'background',
+      kind: 'background' as const,
+      text: 'העוררים הגישו ערר על החלטת הוועדה המקומית בעניין היטל ההשבחה שהוטל על המקרקעין.',
+    },
+    {
+      key: 'appellant_claims',
+      kind: 'appellant_claims' as const,
+      text: 'העוררים טוענים כי השומה אינה משקפת את שווי המקרקעין ואת מצבם התכנוני.',
+    },
+    {
+      key: 'respondent_claims',
+      kind: 'respondent_claims' as const,
+      text: 'המשיבה טוענת כי השומה נערכה כדין ומשקפת את מצבם התכנוני של המקרקעין.',
+    },
     ...Array.from({ length: 20 }, (_, d) => ({
       key: `discussion:${d}`,
       kind: 'discussion' as const,
-      text: 'דיון.',
+      text: 'לאחר שעיינו בטענות הצדדים ובשומות שהוגשו מצאנו כי יש להכריע בטענות אלה כמפורט בהלכות שלהלן.',
       claimIds: claimIds.slice(d * 10, d * 10 + 10),
       citations: citations.slice(d * per, d * per + per),
     })),
-    { key: 'outcome', kind: 'outcome' as const, text: 'סוף דבר: הערר נדחה.' },
-    { key: 'signature', kind: 'signature' as const, text: 'ניתנה היום.' },
+    { key: 'outcome', kind: 'outcome' as const, text: 'סוף דבר: הערר נדחה ואין צו להוצאות.' },
+    { key: 'signature', kind: 'signature' as const, text: 'ניתנה היום בהיעדר הצדדים.' },
   ];
   await db.insert(draftBlocks).values(
     blocks.map((b) => ({
