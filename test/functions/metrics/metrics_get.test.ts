@@ -5,6 +5,7 @@ import { expect, it } from 'vitest';
 import type { metrics_get } from '../../../functions/metrics/metrics_get.ts';
 import type { workflow_status } from '../../../functions/workflow/workflow_status.ts';
 import type { ToolData } from '../../../src/contract/define.ts';
+import { localDay } from '../../../src/cases/schedule.ts';
 import { cases } from '../../../src/db/schema/cases.ts';
 import { draftExports, finalVersionBlocks, finalVersions } from '../../../src/db/schema/drafting.ts';
 import { createDocument } from '../../../src/documents/pipeline.ts';
@@ -124,7 +125,9 @@ forEachStack('metrics_get', DB_STACKS, (server) => {
       createdBy: 'test',
     });
     const empty = await seedCase(s.db.db);
-    const due = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    // Five days from today in Israel, as the tools count (from 22:00 UTC, Israel is already on the next day).
+    const today = localDay(new Date());
+    const due = new Date(Date.parse(`${today}T00:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
     expectOk(await s.call('ceo', 'case_dates_set', { case_id: empty, decision_due_date: due }));
     const m = await get();
     const live = await s.db.db.select().from(cases);
