@@ -1,6 +1,7 @@
 // The authenticated caller, its grants and its tool context, as both tool routes (/mcp and /v1/tools) hand
 // them to the kernel.
 import type { McpCallState } from '../mcp/state.ts';
+import { boundedMemo } from '../memo.ts';
 import type { AppContext } from './context.ts';
 import { type Runtime, toolContextFor } from './runtime.ts';
 
@@ -17,16 +18,7 @@ export function callStateFor(options: CallStateOptions): (c: AppContext) => McpC
   }
   // The console's address per request URL, kept: a URL parse on every call for a value only approval-mode
   // refusals read. Bounded, as a client can vary the Host it sends.
-  const consoleUrls = new Map<string, string>();
-  const consoleUrlOf = (url: string): string => {
-    let found = consoleUrls.get(url);
-    if (found === undefined) {
-      found = `${new URL(url).origin}/console`;
-      if (consoleUrls.size >= 64) consoleUrls.clear();
-      consoleUrls.set(url, found);
-    }
-    return found;
-  };
+  const consoleUrlOf = boundedMemo(64, (url: string) => `${new URL(url).origin}/console`);
   const configured = options.config.publicUrl === null ? null : `${options.config.publicUrl}/console`;
   return (c) => {
     const agent = c.get('agent');

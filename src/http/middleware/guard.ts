@@ -14,6 +14,7 @@ import type { AppConfig } from '../../config.ts';
 import { errorEnvelope } from '../../contract/envelope.ts';
 import { errorToEnvelope } from '../../contract/execute.ts';
 import { withFields } from '../../log.ts';
+import { boundedMemo } from '../../memo.ts';
 import type { AppEnv } from '../context.ts';
 import { refuse } from '../errors.ts';
 import type { Runtime } from '../runtime.ts';
@@ -41,50 +42,32 @@ export const challenge = (c: Context, message: string, realm = 'chambers', hint?
 export const bearerToken = (c: Context): string | undefined =>
   /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
 
-/** The Origin and Host allowlists of the tool routes (and their CORS preflights, cors.ts). */
+/**
+ * How many verdicts per header each allowlist remembers: the SDK's check parses a URL (a few µs a call), and a
+ * server sees a handful of distinct Host and Origin values.
+ */
+const VERDICTS_KEPT = 256;
+
+/** The Origin and Host allowlists of the tool routes (and their CORS preflights, cors.ts), with their checks. */
 export function edgeAllowlists(config: Pick<AppConfig, 'allowedOrigins' | 'allowedHosts'>) {
+  const origins = [...localhostAllowedOrigins(), ...config.allowedOrigins];
+  // Empty: any Host (ALLOWED_HOSTS unset on a server not bound to loopback, config.ts hostAllowlist).
+  const hosts =
+    config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [];
   return {
-    origins: [...localhostAllowedOrigins(), ...config.allowedOrigins],
-    // Empty: any Host (ALLOWED_HOSTS unset on a server not bound to loopback, config.ts hostAllowlist).
-    hosts: config.allowedHosts.length > 0 ? [...localhostAllowedHostnames(), ...config.allowedHosts] : [],
+    anyHost: hosts.length === 0,
+    hostOk: boundedMemo(VERDICTS_KEPT, (host: string | undefined) => validateHostHeader(host, hosts).ok),
+    originOk: boundedMemo(
+      VERDICTS_KEPT,
+      (origin: string | undefined) => validateOriginHeader(origin, origins).ok,
+    ),
   };
 }
 
-type Allowlists = { origins: readonly string[]; hosts: readonly string[] };
+type Allowlists = ReturnType<typeof edgeAllowlists>;
 
-/**
- * The SDK's verdict on a header value, remembered per value: each check parses a URL (a few µs a call), and a
- * server sees a handful of distinct Host and Origin values. Bounded, so a client cycling values cannot grow it.
- */
-const VERDICTS_KEPT = 256;
-const verdicts = new WeakMap<readonly string[], Map<string, boolean>>();
-function remembered(list: readonly string[], value: string, check: () => boolean): boolean {
-  let kept = verdicts.get(list);
-  if (kept === undefined) {
-    kept = new Map();
-    verdicts.set(list, kept);
-  }
-  let ok = kept.get(value);
-  if (ok === undefined) {
-    ok = check();
-    if (kept.size >= VERDICTS_KEPT) kept.clear();
-    kept.set(value, ok);
-  }
-  return ok;
-}
-
-const hostAllowed = (c: Context, lists: Allowlists) => {
-  if (lists.hosts.length === 0) return true;
-  const host = c.req.header('host');
-  if (host === undefined) return validateHostHeader(host, [...lists.hosts]).ok;
-  return remembered(lists.hosts, host, () => validateHostHeader(host, [...lists.hosts]).ok);
-};
-const originAllowed = (c: Context, lists: Allowlists) => {
-  const origin = c.req.header('origin');
-  // No Origin (not a browser): allowed, as the SDK's check answers without parsing anything.
-  if (origin === undefined || origin === '') return validateOriginHeader(origin, []).ok;
-  return remembered(lists.origins, origin, () => validateOriginHeader(origin, [...lists.origins]).ok);
-};
+const hostAllowed = (c: Context, lists: Allowlists) => lists.anyHost || lists.hostOk(c.req.header('host'));
+const originAllowed = (c: Context, lists: Allowlists) => lists.originOk(c.req.header('origin'));
 
 /** Whether the request's Host and Origin are both allowed. */
 export const hostAndOriginAllowed = (c: Context, lists: Allowlists) =>
